@@ -1,0 +1,40 @@
+# The two commands of the README:  make build  and  make test.
+# Everything they need is installed on first use: a Python venv with pinned packages,
+# Debian's chromium and Node.js, and the npm test tools.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PY_DEPS   := $(VENV)/.installed
+NODE_DEPS := node_modules/.installed
+SYS_DEPS  := .cache/.system-deps
+
+export HF_HUB_OFFLINE ?= 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: build test deps clean
+
+build: $(PY_DEPS)
+	$(PY) build.py
+
+test: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
+	$(PY) build.py
+	$(PY) -m pytest
+
+deps: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
+
+$(PY_DEPS): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+$(NODE_DEPS): package.json package-lock.json $(SYS_DEPS)
+	npm ci --no-audit --no-fund
+	touch $@
+
+$(SYS_DEPS): scripts/install-system-deps.sh
+	bash scripts/install-system-deps.sh
+	mkdir -p .cache && touch $@
+
+clean:
+	rm -rf dist .cache .pytest_cache test-artifacts

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Build the RAG explainer: corpus -> engine -> data -> pages in dist/.
+
+    python build.py [--corpus DIR] [--out DIR]       build the site (atomic: all or nothing)
+    python build.py trace "any question"             one question through every retrieval stage
+
+The stages run in order and each prints one line. A corpus problem stops the build before
+anything is computed, with every problem listed by file, line, id and field.
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from builder import trace as trace_command
+from builder.pipeline import build_site
+from engine.problems import CorpusError
+
+ROOT = Path(__file__).resolve().parent
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="build.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("command", nargs="?", default="build", choices=("build", "trace"),
+                        help="what to do (default: build)")
+    parser.add_argument("question", nargs="?", help="the question, for trace")
+    parser.add_argument("--corpus", type=Path, default=ROOT / "corpus", help="corpus folder (default: corpus/)")
+    parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
+    parser.add_argument("--cache", type=Path, default=ROOT / ".cache", help="cache folder (default: .cache/)")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "trace":
+            if not args.question:
+                parser.error('trace needs a question: python build.py trace "How do I export a PDF?"')
+            trace_command.run(args.question, args.corpus, args.cache)
+            return 0
+        started = time.perf_counter()
+        print(f"Building {args.out} from {args.corpus}")
+        build_site(args.corpus, args.out, args.cache)
+        print(f"Built {args.out} in {time.perf_counter() - started:.2f} s")
+        return 0
+    except CorpusError as error:
+        print(f"build failed: {error}", file=sys.stderr)
+        print("Nothing was written; the previous output is untouched.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("build interrupted; the previous output is untouched.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

