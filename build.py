@@ -3,6 +3,7 @@
 
     python build.py [--corpus DIR] [--out DIR]       build the site (atomic: all or nothing)
     python build.py trace "any question"             one question through every retrieval stage
+    python build.py claims                           every checked claim on the page, held or failed
 
 The stages run in order and each prints one line. A corpus problem stops the build before
 anything is computed, with every problem listed by file, line, id and field.
@@ -14,7 +15,10 @@ import time
 from pathlib import Path
 
 from builder import trace as trace_command
-from builder.pipeline import build_site
+from builder.claims import ClaimFailed
+from builder.pipeline import build_site, list_claims
+from builder.prose import ProseError
+from builder.samples import SampleError
 from engine.problems import CorpusError
 
 ROOT = Path(__file__).resolve().parent
@@ -23,7 +27,7 @@ ROOT = Path(__file__).resolve().parent
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="build.py", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", nargs="?", default="build", choices=("build", "trace"),
+    parser.add_argument("command", nargs="?", default="build", choices=("build", "trace", "claims"),
                         help="what to do (default: build)")
     parser.add_argument("question", nargs="?", help="the question, for trace")
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus", help="corpus folder (default: corpus/)")
@@ -36,12 +40,14 @@ def main(argv: list[str]) -> int:
                 parser.error('trace needs a question: python build.py trace "How do I export a PDF?"')
             trace_command.run(args.question, args.corpus, args.cache)
             return 0
+        if args.command == "claims":
+            return list_claims(args.corpus, args.cache)
         started = time.perf_counter()
         print(f"Building {args.out} from {args.corpus}")
         build_site(args.corpus, args.out, args.cache)
         print(f"Built {args.out} in {time.perf_counter() - started:.2f} s")
         return 0
-    except CorpusError as error:
+    except (CorpusError, ClaimFailed, ProseError, SampleError) as error:
         print(f"build failed: {error}", file=sys.stderr)
         print("Nothing was written; the previous output is untouched.", file=sys.stderr)
         return 1

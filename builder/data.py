@@ -7,6 +7,8 @@ its shape does; the runtime refuses data of another schema.
 from engine.access import post_filter, pre_filter
 from engine.citations import Claim, check_citations
 from engine.guardrail import check_output
+from engine.prompt import Source, build_prompt
+from engine.tokens import count_o200k
 
 from builder.retrieval import HYBRID_DEPTH, RECALL_KS, RRF_K, Question, answer_ranks, recall_table
 
@@ -55,6 +57,22 @@ def permission_runs(corpus, runs: dict, ks=(3, 5, 8)) -> dict:
     return result
 
 
+PROMPT_SIZES = range(3, 11)
+
+
+def source_of(p) -> Source:
+    return Source(p.id, p.title, p.updated, p.text)
+
+
+def prompt_tokens(corpus, questions, runs: dict) -> dict:
+    """question id -> number of passages (3..10) -> o200k tokens of the whole prompt built
+    from the hybrid list's top passages."""
+    by_id = corpus.by_id
+    return {q.id: {str(n): count_o200k(build_prompt(q.text, [source_of(by_id[pid]) for pid, _ in runs[q.id]["hybrid"][:n]]))
+                   for n in PROMPT_SIZES}
+            for q in questions}
+
+
 def page_data(corpus, questions: list[Question], runs: dict, lab: list[dict], tokens: dict, model: dict) -> dict:
     golden = [q for q in questions if q.set == "golden"]
     ranks = answer_ranks(runs, golden)
@@ -77,6 +95,7 @@ def page_data(corpus, questions: list[Question], runs: dict, lab: list[dict], to
                      "questions": [{"id": q.id, "text": q.question} for q in corpus.chunking_lab.questions],
                      "settings": lab},
         "tokens": tokens,
+        "prompt_tokens": prompt_tokens(corpus, questions, runs),
         "permissions": permission_runs(corpus, runs),
         "injection": {"question": corpus.injection.question, "note": corpus.injection.note,
                       "answers": {name: {"text": text, "guardrail": [str(f) for f in check_output(text)]}

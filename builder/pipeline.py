@@ -13,7 +13,10 @@ from builder.embed_cache import EmbeddingCache, text_key
 from builder.output import StagedOutput, to_json
 from builder.render_corpus import render_corpus_page
 from builder.retrieval import recall_table, answer_ranks, run_question
+from builder.claims import claim_report
+from builder.render_page import RenderedPage, render_page
 from builder.stages import StageLog
+from builder.templates import SITE_SRC
 from builder.tokens import token_counts
 
 
@@ -74,17 +77,42 @@ def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
     return corpus, data
 
 
+def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = True) -> RenderedPage:
+    with log.stage("render page") as stage:
+        page = render_page(data, cache_dir, strict_claims=strict_claims)
+        held = sum(result.held for result in page.claims)
+        ran = sum(not run.cached for run in page.samples)
+        stage.summary = (f"{len(page.claims)} claims ({held} held), {len(page.samples)} samples "
+                         f"({ran} run, {len(page.samples) - ran} cached)")
+    return page
+
+
 def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path) -> dict:
     log = StageLog()
     corpus, data = compute(corpus_dir, cache_dir, log)
+    page = render(data, cache_dir, log)
     staged = StagedOutput(out_dir)
     try:
         with log.stage("write") as stage:
+            staged.write("index.html", page.html)
+            staged.write("assets/app.js", page.app_js)
+            for asset in sorted((SITE_SRC / "assets").iterdir()):
+                if asset.is_file():
+                    staged.copy(asset, f"assets/{asset.name}")
             staged.write("data/rag.json", to_json(data))
             staged.write("corpus.html", render_corpus_page(corpus, data))
-            stage.summary = "data/rag.json, corpus.html"
+            stage.summary = "index.html, corpus.html, assets/, data/rag.json"
         staged.commit()
     except BaseException:
         staged.discard()
         raise
     return data
+
+
+def list_claims(corpus_dir: Path, cache_dir: Path) -> int:
+    """`build.py claims`: every checked claim on the page, held or failed. Exit 1 if any failed."""
+    log = StageLog()
+    _, data = compute(corpus_dir, cache_dir, log)
+    page = render(data, cache_dir, log, strict_claims=False)
+    print(claim_report(page.claims))
+    return 0 if all(result.held for result in page.claims) else 1

@@ -1,0 +1,130 @@
+"""Claims: sentences of the prose that state something about the numbers, each backed by a
+check the build evaluates. A false check fails the build and names the sentence.
+
+In a section's Markdown:
+
+    {% claim "rank('upload-4021', 'dense') > rank('upload-4021', 'bm25')" %}
+    Dense search puts the right passage lower than BM25 does.
+    {% endclaim %}
+
+The check is a Python expression over the same helpers the prose uses for numbers
+(builder/facts.py). When it is false, the error shows each part of it with its value now.
+"""
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from jinja2 import nodes
+from jinja2.ext import Extension
+from markupsafe import Markup, escape
+
+
+@dataclass
+class ClaimResult:
+    id: str
+    section: str
+    line: int
+    sentence: str
+    check: str
+    held: bool
+    seen: list[tuple[str, str]] = field(default_factory=list)
+    error: str = ""
+
+    def describe(self) -> str:
+        status = "held" if self.held else "FAILED"
+        text = f"{self.section}:{self.line}: [{status}] {self.sentence}\n      check: {self.check}"
+        if not self.held:
+            if self.error:
+                text += f"\n      error: {self.error}"
+            for expression, value in self.seen:
+                text += f"\n      now: {expression} = {value}"
+        return text
+
+
+class ClaimFailed(Exception):
+    def __init__(self, failures: list[ClaimResult]):
+        self.failures = failures
+        lines = "\n".join("  " + f.describe() for f in failures)
+        super().__init__(f"{len(failures)} claim(s) on the page no longer hold; rewrite each sentence to match "
+                         f"the numbers (or fix the corpus):\n{lines}")
+
+
+def parts_of(check: str) -> list[str]:
+    """The sub-expressions worth showing when a check fails: the sides of every comparison
+    and every call, outermost first, without repeats."""
+    tree = ast.parse(check, mode="eval")
+    seen: list[str] = []
+    for node in ast.walk(tree):
+        candidates = []
+        if isinstance(node, ast.Compare):
+            candidates = [node.left, *node.comparators]
+        elif isinstance(node, ast.Call):
+            candidates = [node]
+        for candidate in candidates:
+            if isinstance(candidate, ast.Constant):
+                continue
+            source = ast.get_source_segment(check, candidate)
+            if source and source not in seen:
+                seen.append(source)
+    return seen
+
+
+def plain_text(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
+class ClaimRegistry:
+    def __init__(self, namespace: dict):
+        self.namespace = namespace
+        self.results: list[ClaimResult] = []
+
+    def evaluate(self, check: str, section: str, line: int, body: str) -> ClaimResult:
+        scope = {"__builtins__": {"len": len, "all": all, "any": any, "min": min, "max": max, "sum": sum,
+                                  "abs": abs, "round": round, "sorted": sorted, "set": set, "None": None}}
+        result = ClaimResult(f"claim-{len(self.results) + 1}", section, line, plain_text(body), check, False)
+        try:
+            result.held = bool(eval(compile(check, f"{section}:{line}", "eval"), scope, dict(self.namespace)))
+        except Exception as error:  # an author's typo in a check is reported like a false claim
+            result.error = f"{type(error).__name__}: {error}"
+        if not result.held:
+            for part in parts_of(check) if not result.error.startswith("SyntaxError") else []:
+                try:
+                    value = eval(compile(part, "part", "eval"), scope, dict(self.namespace))
+                except Exception as error:
+                    value = f"<{type(error).__name__}: {error}>"
+                result.seen.append((part, repr(value)))
+        self.results.append(result)
+        return result
+
+    def failures(self) -> list[ClaimResult]:
+        return [r for r in self.results if not r.held]
+
+
+class ClaimExtension(Extension):
+    """{% claim "python expression" %}sentence{% endclaim %}"""
+
+    tags = {"claim"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        check = parser.parse_expression()
+        body = parser.parse_statements(("name:endclaim",), drop_needle=True)
+        call = self.call_method("_render", [check, nodes.Const(lineno), nodes.Name("_section", "load")])
+        return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+
+    def _render(self, check: str, lineno: int, section: str, caller) -> Markup:
+        body = caller().strip()
+        registry: ClaimRegistry = self.environment.globals["_claims"]
+        result = registry.evaluate(check, section, lineno, body)
+        title = "Checked by the build against the numbers on this page"
+        return Markup('<span class="claim" data-claim="{}" title="{}">{}</span>').format(
+            result.id, title, Markup(body))
+
+
+def claim_report(results: list[ClaimResult]) -> str:
+    held = sum(r.held for r in results)
+    return "\n".join(r.describe() for r in results) + f"\n{held}/{len(results)} claims hold"
+
+
+__all__ = ["ClaimExtension", "ClaimRegistry", "ClaimFailed", "ClaimResult", "claim_report", "escape"]

@@ -1,0 +1,67 @@
+"""The helpers prose and claims use to name numbers: every figure on the page is one of
+these calls over the build's data, never a number typed by hand.
+
+    {{ rank('upload-4021', 'dense') }}          rank of the right passage under dense
+    {{ rank('upload-4021', 'bm25', 'err-4290') }}  rank of any passage
+    {{ score('upload-4021', 'dense', 'err-4021')|num(3) }}
+    {{ top('okta-login', 'bm25') }}             the id ranked first
+    {{ recall('hybrid', 3) }}                   hits out of the golden set at k = 3
+"""
+
+from engine.evaluate import rank_of
+
+
+class Facts:
+    def __init__(self, data: dict):
+        self.data = data
+        self.questions = {q["id"]: q for q in data["questions"]}
+        self.passages = {p["id"]: p for p in data["passages"]}
+
+    def _question_id(self, question: str) -> str:
+        if question in self.questions:
+            return question
+        for q in self.questions.values():
+            if q["text"].lower() == question.lower():
+                return q["id"]
+        raise KeyError(f"no question '{question}' in the build's data (golden ids g01…, tracer ids, or exact text)")
+
+    def run(self, question: str, retriever: str) -> list[tuple[str, float]]:
+        if retriever not in ("dense", "bm25", "hybrid"):
+            raise KeyError(f"retriever '{retriever}': use dense, bm25 or hybrid")
+        return [tuple(pair) for pair in self.data["runs"][self._question_id(question)][retriever]]
+
+    def ids(self, question: str, retriever: str, n: int | None = None) -> list[str]:
+        return [pid for pid, _ in self.run(question, retriever)][:n]
+
+    def rank(self, question: str, retriever: str, passage: str | None = None) -> int | None:
+        """1-based rank of `passage` (default: the question's right passage); None if absent."""
+        passage = passage or self.questions[self._question_id(question)]["answer"]
+        if passage not in self.passages:
+            raise KeyError(f"no passage '{passage}'")
+        return rank_of(self.ids(question, retriever), passage)
+
+    def score(self, question: str, retriever: str, passage: str) -> float:
+        return dict(self.run(question, retriever)).get(passage, 0.0)
+
+    def top(self, question: str, retriever: str) -> str | None:
+        ranked = self.ids(question, retriever, 1)
+        return ranked[0] if ranked else None
+
+    def question(self, question: str) -> dict:
+        return self.questions[self._question_id(question)]
+
+    def passage(self, passage: str) -> dict:
+        return self.passages[passage]
+
+    def recall(self, retriever: str, k: int) -> int:
+        return self.data["recall"][retriever][str(k)][0]
+
+    def namespace(self) -> dict:
+        """Names available in {{ … }} and in claim checks."""
+        golden = [q for q in self.data["questions"] if q["set"] == "golden"]
+        return {
+            "data": self.data, "run": self.run, "ids": self.ids, "rank": self.rank, "score": self.score,
+            "top": self.top, "question": self.question, "passage": self.passage, "recall": self.recall,
+            "n_golden": len(golden), "n_paraphrases": sum(q["paraphrase"] for q in golden),
+            "n_passages": len(self.passages), "tokens": self.data["tokens"],
+        }

@@ -1,0 +1,127 @@
+"""Render one section of the page: Jinja over the build's data, then Markdown.
+
+A section file is `sections/NN-slug.md`: its first line `# Title`, then prose. In the prose:
+- `{{ … }}` names a number through builder/facts.py (escaped like any text);
+- `{% claim "check" %}…{% endclaim %}` wraps a sentence whose check the build evaluates;
+- `[[term]]` or `[[shown words|term]]` marks a glossary term;
+- `{{ math("latex") }}`, `{{ sample("name") }}`, `{{ figure("name") }}`, `{{ lab("name") }}`
+  insert formulas, code samples, SVG figures and labs.
+Blocks of HTML are swapped in after Markdown has run, so Markdown never sees inside them.
+"""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import latex2mathml.converter
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from builder.claims import ClaimExtension
+
+TERM = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
+FRAGMENT = re.compile(r"<!--fragment:(\d+)-->")
+
+
+class ProseError(Exception):
+    pass
+
+
+@dataclass
+class Section:
+    slug: str
+    number: int
+    title: str
+    html: str
+    file: str
+
+
+def slugify(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def markdown_renderer() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": True, "typographer": True}).enable(
+        ["table", "replacements", "smartquotes"])
+
+
+class Fragments:
+    """HTML blocks kept aside while Markdown runs, then put back."""
+
+    def __init__(self):
+        self.blocks: list[str] = []
+
+    def block(self, html: str) -> Markup:
+        self.blocks.append(str(html))
+        return Markup(f"\n\n<!--fragment:{len(self.blocks) - 1}-->\n\n")
+
+    def restore(self, html: str) -> str:
+        html = re.sub(r"<p>\s*(<!--fragment:\d+-->)\s*</p>", r"\1", html)
+        return FRAGMENT.sub(lambda m: self.blocks[int(m.group(1))], html)
+
+
+class GlossaryLinks:
+    def __init__(self, glossary: list[dict]):
+        self.by_name = {}
+        for entry in glossary:
+            for name in (entry["slug"], entry["term"], *entry["aliases"]):
+                self.by_name[name.lower()] = entry
+        self.used: set[str] = set()
+
+    def replace(self, text: str, where: str) -> str:
+        def link(match: re.Match) -> str:
+            shown, name = match.group(1), match.group(2) or match.group(1)
+            entry = self.by_name.get(name.strip().lower())
+            if entry is None:
+                line = text[:match.start()].count("\n") + 1
+                raise ProseError(f"{where}:~{line}: glossary term '{name}' is not in corpus/glossary.yaml "
+                                 f"(fix: add it there, or write [[{shown}|existing term]])")
+            self.used.add(entry["slug"])
+            return f'<a class="term" href="#term-{entry["slug"]}" data-term="{entry["slug"]}">{shown}</a>'
+
+        return TERM.sub(link, text)
+
+
+def math(latex: str, display: bool = False) -> Markup:
+    return Markup(latex2mathml.converter.convert(latex, display="block" if display else "inline"))
+
+
+def postprocess(html: str) -> str:
+    """Markup the page's CSP and layout need: table alignment as classes (no inline styles),
+    tables that scroll inside their box, ids on subsection headings."""
+    html = html.replace(' style="text-align:right"', ' class="num"').replace(
+        ' style="text-align:center"', ' class="center"').replace(' style="text-align:left"', "")
+    html = re.sub(r"<table>(.*?)</table>", r'<div class="table-scroll"><table>\1</table></div>', html, flags=re.S)
+    return re.sub(r"<h3>(.*?)</h3>",
+                  lambda m: f'<h3 id="{slugify(re.sub("<[^>]+>", "", m.group(1)))}">{m.group(1)}</h3>', html)
+
+
+def render_section(path: Path, env: Environment, namespace: dict, glossary: GlossaryLinks,
+                   block_helpers) -> Section:
+    """`block_helpers(fragments)` gives the helpers that insert HTML blocks (sample, figure, lab)."""
+    match = re.fullmatch(r"(\d+)-([a-z0-9-]+)\.md", path.name)
+    if not match:
+        raise ProseError(f"{path}: a section file is named NN-slug.md (e.g. 05-dense-sparse.md)")
+    source = path.read_text("utf-8")
+    first, _, body = source.partition("\n")
+    if not first.startswith("# "):
+        raise ProseError(f"{path}:1: a section starts with '# Title'")
+    fragments = Fragments()
+    template = env.from_string("\n" + body)  # keeps line numbers equal to the file's
+    where = f"site_src/sections/{path.name}"
+    text = template.render(**namespace, **block_helpers(fragments), _section=where,
+                           math=lambda latex, display=False: fragments.block(math(latex, True)) if display else math(latex))
+    text = glossary.replace(text, where)
+    html = postprocess(fragments.restore(markdown_renderer().render(text)))
+    return Section(match.group(2), int(match.group(1)), first[2:].strip(), html, where)
+
+
+def prose_environment(claims) -> Environment:
+    env = Environment(loader=FileSystemLoader(str(Path(__file__).resolve().parent.parent / "site_src")),
+                      autoescape=True, undefined=StrictUndefined, extensions=[ClaimExtension],
+                      keep_trailing_newline=True)
+    env.globals["_claims"] = claims
+    env.filters["num"] = lambda value, digits=0: f"{value:,.{digits}f}"
+    env.filters["pct"] = lambda fraction, digits=0: f"{100 * fraction:.{digits}f}%"
+    return env
