@@ -6,8 +6,8 @@ its shape does; the runtime refuses data of another schema.
 
 from engine.access import post_filter, pre_filter
 from engine.citations import Claim, check_citations
-from engine.guardrail import check_output
-from engine.prompt import Source, build_prompt
+from engine.guardrail import HELP_CENTER_HOSTS, PATTERNS, check_output
+from engine.prompt import RULES, Source, build_prompt
 from engine.tokens import count_o200k
 
 from builder.retrieval import HYBRID_DEPTH, RECALL_KS, RRF_K, Question, answer_ranks, recall_table
@@ -96,6 +96,8 @@ def page_data(corpus, questions: list[Question], runs: dict, lab: list[dict], to
                      "settings": lab},
         "tokens": tokens,
         "prompt_tokens": prompt_tokens(corpus, questions, runs),
+        "prompt": {"rules": [{"text": r.text, "reason": r.reason} for r in RULES]},
+        "guardrail": {"patterns": PATTERNS, "hosts": list(HELP_CENTER_HOSTS)},
         "permissions": permission_runs(corpus, runs),
         "injection": {"question": corpus.injection.question, "note": corpus.injection.note,
                       "answers": {name: {"text": text, "guardrail": [str(f) for f in check_output(text)]}

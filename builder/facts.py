@@ -11,8 +11,28 @@ these calls over the build's data, never a number typed by hand.
 from engine.evaluate import rank_of
 
 
+class Box(dict):
+    """A dict whose keys also read as attributes, so checks can say question('x').answer
+    as the templates do."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"no field '{name}' (has: {', '.join(sorted(self))})") from None
+
+
+def boxed(value):
+    if isinstance(value, dict):
+        return Box({key: boxed(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return [boxed(item) for item in value]
+    return value
+
+
 class Facts:
     def __init__(self, data: dict):
+        data = boxed(data)
         self.data = data
         self.questions = {q["id"]: q for q in data["questions"]}
         self.passages = {p["id"]: p for p in data["passages"]}

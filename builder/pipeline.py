@@ -3,21 +3,26 @@
 
 from pathlib import Path
 
+import numpy as np
+
 from engine.bm25 import BM25
 from engine.corpus import load_corpus
 from engine.dense import model_fingerprint, resolve_model
 
 from builder import chunk_lab
+from builder.claims import claim_report
 from builder.data import page_data, questions_of
 from builder.embed_cache import EmbeddingCache, text_key
 from builder.output import StagedOutput, to_json
 from builder.render_corpus import render_corpus_page
-from builder.retrieval import recall_table, answer_ranks, run_question
-from builder.claims import claim_report
 from builder.render_page import RenderedPage, render_page
+from builder.reranking import rerank_data
+from builder.retrieval import answer_ranks, recall_table, run_question, Question
+from builder.rewriting import rewrite_record, rewrite_texts
 from builder.stages import StageLog
 from builder.templates import SITE_SRC
 from builder.tokens import token_counts
+from builder.worked_example import worked_example
 
 
 def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
@@ -33,32 +38,38 @@ def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
     with log.stage("embed") as stage:
         cache = EmbeddingCache(cache_dir, model_fingerprint())
         passage_texts = [p.text for p in corpus.passages]
-        lab_question_texts = [q.question for q in lab.questions]
         chunk_texts = [text for setting_chunks in chunks.values() for text in setting_chunks]
-        every_text = passage_texts + [q.text for q in questions] + lab_question_texts + chunk_texts
-        vectors = cache.embed(every_text, progress=log.progress("embedding"))
+        query_texts = ([q.text for q in questions] + [q.question for q in lab.questions]
+                       + rewrite_texts(corpus.rewrites))
+        every_text = passage_texts + query_texts + chunk_texts
+        matrix = cache.embed(every_text, progress=log.progress("embedding"))
         cache.save(keep={text_key(t) for t in every_text})
-        stage.summary = f"{len(set(every_text))} texts, {cache.stats.computed} newly embedded"
-
-    passage_vectors = vectors[:len(passage_texts)]
-    offset = len(passage_texts)
-    question_vectors = {q.id: vectors[offset + i] for i, q in enumerate(questions)}
-    offset += len(questions)
-    lab_vectors = {q.id: vectors[offset + i] for i, q in enumerate(lab.questions)}
-    offset += len(lab.questions)
-    chunk_vectors = {}
-    for setting, setting_chunks in chunks.items():
-        chunk_vectors[setting] = vectors[offset:offset + len(setting_chunks)]
-        offset += len(setting_chunks)
+        vector_of = dict(zip(every_text, matrix))
+        stage.summary = f"{len(vector_of)} texts, {cache.stats.computed} newly embedded"
 
     with log.stage("search") as stage:
         ids = [p.id for p in corpus.passages]
         index = BM25(passage_texts)
-        runs = {q.id: run_question(q, ids, index, passage_vectors, question_vectors[q.id]) for q in questions}
-        stage.summary = f"{len(questions)} questions x dense, BM25, hybrid over {len(ids)} passages"
+        passage_vectors = matrix[:len(passage_texts)]
+
+        def search(text: str) -> dict:
+            return run_question(Question("", text, ""), ids, index, passage_vectors, vector_of[text])
+
+        runs = {q.id: search(q.text) for q in questions}
+        rewrites = [rewrite_record(r, search) for r in corpus.rewrites]
+        stage.summary = (f"{len(questions)} questions + {len(rewrite_texts(corpus.rewrites))} rewrites "
+                         f"x dense, BM25, hybrid over {len(ids)} passages")
+
+    with log.stage("rerank") as stage:
+        rerank = rerank_data(corpus, questions, runs)
+        stage.summary = f"{len(rerank['by_question'])} questions, {rerank['model'] or 'illustrative scores'}"
 
     with log.stage("chunking lab") as stage:
-        lab_settings = chunk_lab.lab_data(lab.markdown, lab.facts, chunks, chunk_vectors, lab_vectors)
+        chunk_vectors = {setting: [vector_of[t] for t in texts] for setting, texts in chunks.items()}
+        lab_vectors = {q.id: vector_of[q.question] for q in lab.questions}
+        lab_settings = chunk_lab.lab_data(lab.markdown, lab.facts, chunks,
+                                          {s: np.asarray(v) for s, v in chunk_vectors.items()},
+                                          lab_vectors)
         stage.summary = f"{len(lab_settings)} settings, {len(chunk_texts)} chunks, {len(lab.questions)} questions"
 
     with log.stage("evaluate") as stage:
@@ -74,6 +85,7 @@ def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
     _, how = resolve_model()
     model = {"name": "all-MiniLM-L6-v2", "source": how, "dimensions": 384, "normalized": True}
     data = page_data(corpus, questions, runs, lab_settings, tokens, model)
+    data.update(rerank=rerank, rewrites=rewrites, worked_example=worked_example(corpus.worked_example))
     return corpus, data
 
 

@@ -11,7 +11,10 @@ Example: check_citations([Claim("Free allows 100 MB", "err-4021", "100 MB")],
 import re
 from dataclasses import dataclass, field
 
-_NUMBER = re.compile(r"\d+")
+# A number as people write it: 14, 2026, 20,000 or 2.5 (thousands separators dropped).
+_NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?")
+# JavaScript's \s, spelled out, so the browser's twin of this checker splits exactly the same.
+_SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
 
 
 @dataclass(frozen=True)
@@ -33,12 +36,12 @@ class CitationResult:
 
 def normalize(text: str) -> str:
     """Lower-case, every run of white space as one space, trimmed."""
-    return " ".join(text.lower().split())
+    return _SPACE.sub(" ", text.lower()).strip(" ")
 
 
 def whole_numbers(text: str) -> list[str]:
-    """Each run of digits, once, in order: 'QB-4021 at 100 MB' -> ['4021', '100']."""
-    return list(dict.fromkeys(_NUMBER.findall(text)))
+    """Each number, once, in order: 'QB-4021: 100 MB, 20,000 rows' -> ['4021', '100', '20000']."""
+    return list(dict.fromkeys(number.replace(",", "") for number in _NUMBER.findall(text)))
 
 
 def check_claim(claim: Claim, sources: dict[str, str]) -> CitationResult:

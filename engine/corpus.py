@@ -118,6 +118,23 @@ class Injection:
 
 
 @dataclass(frozen=True)
+class WorkedExample:
+    query: str
+    passages: tuple[tuple[str, str], ...]  # (id, text)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    id: str
+    kind: str
+    original: str
+    rewrites: tuple[str, ...]
+    answer_id: str
+    context: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Corpus:
     passages: tuple[Passage, ...]
     golden: tuple[GoldenQuestion, ...]
@@ -127,6 +144,8 @@ class Corpus:
     quiz: tuple[QuizQuestion, ...]
     readers: tuple[Reader, ...]
     injection: Injection
+    worked_example: WorkedExample
+    rewrites: tuple[Rewrite, ...]
     root: str = ""
     by_id: dict[str, Passage] = field(default_factory=dict, compare=False, repr=False)
 
@@ -565,6 +584,54 @@ def load_injection(path: Path, out: _Collector) -> Injection | None:
     return None if None in values else Injection(*values)
 
 
+def load_worked_example(path: Path, out: _Collector) -> WorkedExample | None:
+    text = read_text(path, out)
+    data = parse_yaml(text, path, out) if text is not None else None
+    if not isinstance(data, dict):
+        if data is not None:
+            out.add(path, 1, None, None, "is not a set of fields", "write query: and passages:")
+        return None
+    query = required_str(data, "query", path, None, out)
+    raw = data.get("passages")
+    if not isinstance(raw, list) or len(raw) < 2:
+        out.add(path, data["__line__"], None, "passages", "needs at least two passages", "list them with id: and text:")
+        return None
+    passages = []
+    for record in raw:
+        if not isinstance(record, dict):
+            out.add(path, data["__line__"], None, "passages", "an entry is not id: and text:", "write each as - id: … text: …")
+            continue
+        pid = required_str(record, "id", path, None, out)
+        passage_text = required_str(record, "text", path, pid, out)
+        if pid and passage_text:
+            passages.append((pid, passage_text))
+    return WorkedExample(query, tuple(passages)) if query else None
+
+
+REWRITE_KINDS = ("follow-up", "expansion", "multi-query")
+
+
+def load_rewrites(path: Path, out: _Collector) -> list[Rewrite]:
+    rewrites = []
+    for record in yaml_list(path, out):
+        line = record["__line__"]
+        rewrite_id = check_id(record.get("id"), path, line, "id", out)
+        kind = required_str(record, "kind", path, rewrite_id, out)
+        if kind is not None and kind not in REWRITE_KINDS:
+            out.add(path, line, rewrite_id, "kind", f"is '{kind}'", f"use one of {', '.join(REWRITE_KINDS)}")
+            kind = None
+        original = required_str(record, "original", path, rewrite_id, out)
+        answer = required_str(record, "answer", path, rewrite_id, out)
+        raw = record.get("rewrites")
+        if not isinstance(raw, list) or not raw or not all(isinstance(r, str) and r.strip() for r in raw):
+            out.add(path, line, rewrite_id, "rewrites", "is not a list of questions", "write rewrites: [first, …]")
+            continue
+        context = str(record.get("context") or "")
+        if None not in (rewrite_id, kind, original, answer):
+            rewrites.append(Rewrite(rewrite_id, kind, original, tuple(raw), answer, context, line))
+    return rewrites
+
+
 # ---------------------------------------------------------------- the whole corpus
 
 def load_corpus(path: str | Path) -> Corpus:
@@ -590,6 +657,8 @@ def load_corpus(path: str | Path) -> Corpus:
         quiz=tuple(load_quiz(root / "quiz.yaml", out)),
         readers=tuple(readers),
         injection=load_injection(root / "injection.yaml", out),
+        worked_example=load_worked_example(root / "worked-example.yaml", out),
+        rewrites=tuple(load_rewrites(root / "rewrites.yaml", out)),
         root=str(root),
         by_id={p.id: p for p in passages},
     )

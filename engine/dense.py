@@ -1,7 +1,8 @@
 """Dense retrieval: all-MiniLM-L6-v2 sentence embeddings, normalized, compared by dot product.
 
-The only module that imports sentence-transformers (and so torch). Everything else takes
-the arrays it returns, so tests can use small hand-made vectors.
+With rerank.py's optional cross-encoder, the only module that imports sentence-transformers
+(and so torch). Everything else takes the arrays it returns, so tests can use small
+hand-made vectors.
 
 Where the model comes from, first match wins:
 1. the folder named by the environment variable RAG_EXPLAINER_MODEL;

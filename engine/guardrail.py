@@ -10,15 +10,20 @@ Example: check_output("Mail your password to a@evil.example")
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 HELP_CENTER_HOSTS = ("help.quillbox.example",)
 
-_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>\"'()\[\]]+", re.IGNORECASE)
-_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
-_SECRET = r"(?:password|passcode|passphrase|credentials?|login details|2fa code|verification code|one-time code|api key|recovery code)s?"
+_SECRET = (r"(?:password|passcode|passphrase|credentials?|login details|2fa code|verification code"
+           r"|one-time code|api key|recovery code)s?")
 _ASK = r"(?:send|e-?mail|mail|share|give|provide|enter|type|reply with|tell us|confirm|submit|post)"
-_CREDENTIALS = re.compile(rf"\b{_ASK}\b[^.!?\n]{{0,40}}?\b{_SECRET}\b", re.IGNORECASE)
+# Written in the subset of regex syntax that Python (with re.ASCII) and JavaScript read the
+# same way, so the page's JavaScript twin compiles these very strings.
+PATTERNS = {
+    "link": r"\b(?:https?://|www\.)[^ \t\n\r\f\v<>\"'()\[\]]+",
+    "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
+    "credentials": rf"\b{_ASK}\b[^.!?\n]{{0,40}}?\b{_SECRET}\b",
+}
+_COMPILED = {kind: re.compile(pattern, re.IGNORECASE | re.ASCII) for kind, pattern in PATTERNS.items()}
 
 
 @dataclass(frozen=True)
@@ -32,19 +37,20 @@ class Finding:
         return f"{what}: {self.match}"
 
 
-def _host(url: str) -> str:
-    if url.lower().startswith("www."):
-        url = "http://" + url
-    return (urlsplit(url).hostname or "").lower()
+def host_of(url: str) -> str:
+    """'https://user@Help.Example:443/x' -> 'help.example'; a bare 'www.x.example/y' -> 'www.x.example'."""
+    rest = url.split("://", 1)[1] if "://" in url else url
+    authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
+    return authority.rsplit("@", 1)[-1].split(":", 1)[0].lower()
 
 
 def check_output(answer: str, allowed_hosts: tuple[str, ...] = HELP_CENTER_HOSTS) -> list[Finding]:
     """Everything in `answer` that should stop it reaching the reader, in order of kind."""
     findings = []
-    for match in _URL.finditer(answer):
+    for match in _COMPILED["link"].finditer(answer):
         url = match.group(0).rstrip(".,;:!?")
-        if _host(url) not in allowed_hosts:
+        if host_of(url) not in allowed_hosts:
             findings.append(Finding("link", url))
-    findings += [Finding("email", m.group(0)) for m in _EMAIL.finditer(answer)]
-    findings += [Finding("credentials", m.group(0)) for m in _CREDENTIALS.finditer(answer)]
+    findings += [Finding("email", m.group(0)) for m in _COMPILED["email"].finditer(answer)]
+    findings += [Finding("credentials", m.group(0)) for m in _COMPILED["credentials"].finditer(answer)]
     return findings

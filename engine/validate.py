@@ -52,6 +52,8 @@ def check_references(corpus, root: Path, out) -> None:
 
     for golden in corpus.golden:
         missing(root / "golden.yaml", golden.line, golden.id, "answer", golden.answer_id)
+    for rewrite in corpus.rewrites:
+        missing(root / "rewrites.yaml", rewrite.line, rewrite.id, "answer", rewrite.answer_id)
     for tracer in corpus.tracers:
         path = root / "tracers.yaml"
         missing(path, tracer.line, tracer.id, "answer", tracer.answer_id)

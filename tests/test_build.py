@@ -1,0 +1,108 @@
+"""The build end to end, into temporary folders: what it writes, that the same input gives
+the same bytes, that a rebuild with nothing new never loads the model, and that the data
+holds what the page needs."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build(out: Path, cache: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out), "--cache", str(cache), *extra],
+                          capture_output=True, text=True, cwd=ROOT, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """One build into a fresh folder, reusing the repo's embedding cache when there is one."""
+    base = tmp_path_factory.mktemp("build")
+    cache = base / "cache"
+    if (ROOT / ".cache").is_dir():
+        shutil.copytree(ROOT / ".cache", cache, ignore=shutil.ignore_patterns("samples"))
+    result = build(base / "dist", cache)
+    assert result.returncode == 0, result.stderr
+    return base, cache, result
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_writes_the_site(built):
+    base, _, result = built
+    dist = base / "dist"
+    for name in ("index.html", "corpus.html", "assets/app.js", "assets/site.css", "data/rag.json"):
+        assert (dist / name).is_file(), name
+    for stage in ("load corpus", "embed", "search", "evaluate", "render page", "write"):
+        assert f"  {stage}" in result.stdout
+    assert not list(base.glob(".dist.*")), "temporary build folders were left behind"
+
+
+def test_data_is_schema_versioned_and_complete(built):
+    data = json.loads((built[0] / "dist" / "data" / "rag.json").read_text())
+    assert data["schema"] == 1
+    assert len(data["passages"]) >= 35
+    golden = [q for q in data["questions"] if q["set"] == "golden"]
+    assert len(golden) == 30
+    for question in data["questions"]:
+        run = data["runs"][question["id"]]
+        assert len(run["dense"]) == len(data["passages"])  # dense scores every passage
+        assert [s for _, s in run["dense"]] == sorted((s for _, s in run["dense"]), reverse=True)
+    assert set(data["recall"]) == {"bm25", "dense", "hybrid"}
+    assert {len(s["chunks"]) > 0 for s in data["chunking"]["settings"]} == {True}
+    assert len(data["chunking"]["settings"]) == 6
+    assert data["tokens"]["help_center"]["o200k"] > 0
+
+
+def test_same_input_gives_byte_identical_output(built, tmp_path):
+    base, cache, _ = built
+    again = build(tmp_path / "dist", cache)
+    assert again.returncode == 0, again.stderr
+    assert files_of(tmp_path / "dist") == files_of(base / "dist")
+
+
+def test_a_rebuild_with_nothing_new_does_not_import_the_model(built, tmp_path):
+    _, cache, _ = built
+    probe = ("import sys, build; code = build.main(['--out', sys.argv[1], '--cache', sys.argv[2]]);"
+             "print('IMPORTED' if 'sentence_transformers' in sys.modules or 'torch' in sys.modules else 'CLEAN');"
+             "sys.exit(code)")
+    result = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "dist"), str(cache)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "0 newly embedded" in result.stdout
+    assert result.stdout.strip().endswith("CLEAN")
+
+
+def test_an_edited_passage_is_the_only_text_embedded_again(built, tmp_path):
+    _, cache, _ = built
+    corpus = tmp_path / "corpus"
+    shutil.copytree(ROOT / "corpus", corpus)
+    doc = corpus / "help" / "sync.md"
+    text = doc.read_text()
+    marker = "## sync-offline"
+    start = text.index(marker)
+    body_start = text.index("\n\n", start) + 2
+    doc.write_text(text[:body_start] + "Quite simply: " + text[body_start:])
+    local_cache = tmp_path / "cache"
+    shutil.copytree(cache, local_cache)
+    result = build(tmp_path / "dist", local_cache, "--corpus", str(corpus))
+    # The edit may move a number some sentence relies on, so the build may stop at the
+    # claims; the embed stage has run and said what it did either way.
+    assert "Traceback" not in result.stderr
+    assert "1 newly embedded" in result.stdout
+
+
+def test_trace_prints_every_stage():
+    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "trace", "Getting QB-4021 when uploading"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stderr
+    for heading in ("Dense (all-MiniLM-L6-v2, cosine), top 8:", "BM25 (k1=1.2, b=0.75), top 8",
+                    "Hybrid (RRF, k=60", "Right passage (tracer upload-4021): err-4021"):
+        assert heading in result.stdout
+    assert "qb " in result.stdout and "4021 " in result.stdout  # per-term contributions
