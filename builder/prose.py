@@ -3,7 +3,7 @@
 A section file is `sections/NN-slug.md`: its first line `# Title`, then prose. In the prose:
 - `{{ … }}` names a number through builder/facts.py (escaped like any text);
 - `{% claim "check" %}…{% endclaim %}` wraps a sentence whose check the build evaluates;
-- `[[term]]` or `[[shown words|term]]` marks a glossary term;
+- `[[term]]` or `[[term|shown words]]` marks a glossary term (the wiki convention);
 - `{{ math("latex") }}`, `{{ sample("name") }}`, `{{ figure("name") }}`, `{{ lab("name") }}`
   insert formulas, code samples, SVG figures and labs.
 Blocks of HTML are swapped in after Markdown has run, so Markdown never sees inside them.
@@ -71,12 +71,12 @@ class GlossaryLinks:
 
     def replace(self, text: str, where: str) -> str:
         def link(match: re.Match) -> str:
-            shown, name = match.group(1), match.group(2) or match.group(1)
+            name, shown = match.group(1), match.group(2) or match.group(1)
             entry = self.by_name.get(name.strip().lower())
             if entry is None:
                 line = text[:match.start()].count("\n") + 1
                 raise ProseError(f"{where}:~{line}: glossary term '{name}' is not in corpus/glossary.yaml "
-                                 f"(fix: add it there, or write [[{shown}|existing term]])")
+                                 f"(fix: add it there, or write [[existing term|{shown}]])")
             self.used.add(entry["slug"])
             return f'<a class="term" href="#term-{entry["slug"]}" data-term="{entry["slug"]}">{shown}</a>'
 

@@ -160,6 +160,10 @@ class _Collector:
     def __init__(self, root: Path):
         self.root = root
         self.problems: list[Problem] = []
+        self.invalid_yaml: set[Path] = set()
+        # Ids of passages that exist but have a problem of their own: references to them
+        # are not reported again as "no passage".
+        self.broken_ids: set[str] = set()
 
     def name(self, path: Path) -> str:
         try:
@@ -220,15 +224,30 @@ _LineLoader.yaml_implicit_resolvers = {
 }
 
 
+def _shift_lines(value, by: int):
+    if isinstance(value, dict):
+        if "__line__" in value:
+            value["__line__"] += by
+        for item in value.values():
+            _shift_lines(item, by)
+    elif isinstance(value, list):
+        for item in value:
+            _shift_lines(item, by)
+    return value
+
+
 def parse_yaml(text: str, path: Path, out: _Collector, start_line: int = 1):
+    """The YAML value, with every mapping's '__line__' counted from the file's first line
+    (`start_line` is where `text` starts in the file); None, and a problem, when invalid."""
     try:
-        return yaml.load(text, Loader=_LineLoader)
+        return _shift_lines(yaml.load(text, Loader=_LineLoader), start_line - 1)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + start_line if mark else None
         reason = getattr(error, "problem", None) or str(error).splitlines()[0]
         out.add(path, line, None, None, f"is not valid YAML: {reason}",
                 "check the indentation and quote values that contain ': ' or start with a symbol")
+        out.invalid_yaml.add(path)
         return None
 
 
@@ -328,6 +347,8 @@ def yaml_list(path: Path, out: _Collector, key: str | None = None) -> list[dict]
     if text is None:
         return []
     data = parse_yaml(text, path, out)
+    if path in out.invalid_yaml:
+        return []
     if key is not None and isinstance(data, dict):
         data = data.get(key)
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
@@ -410,6 +431,8 @@ def parse_passage(block, line_no, meta, title, document, path, groups, out) -> P
     superseded = check_bool(values["superseded"] if values["superseded"] is not None else False,
                             path, value_lines["superseded"], raw_id, "superseded", out)
     if None in (passage_id, updated, url, acl, superseded, title) or not text or not section or kind not in KINDS:
+        if passage_id:
+            out.broken_ids.add(passage_id)
         return None
     if url == meta.get("url") and "#" not in url:
         url = f"{url}#{passage_id}"
@@ -446,11 +469,12 @@ def load_golden(path: Path, out: _Collector) -> list[GoldenQuestion]:
     golden = []
     for number, record in enumerate(yaml_list(path, out), start=1):
         line = record["__line__"]
-        question = required_str(record, "question", path, f"question {number}", out)
-        answer = required_str(record, "answer", path, f"question {number}", out)
-        paraphrase = check_bool(record.get("paraphrase", False), path, line, f"question {number}", "paraphrase", out)
+        golden_id = f"g{number:02d}"
+        question = required_str(record, "question", path, golden_id, out)
+        answer = required_str(record, "answer", path, golden_id, out)
+        paraphrase = check_bool(record.get("paraphrase", False), path, line, golden_id, "paraphrase", out)
         if None not in (question, answer, paraphrase):
-            golden.append(GoldenQuestion(f"g{number:02d}", question, answer, paraphrase, line))
+            golden.append(GoldenQuestion(golden_id, question, answer, paraphrase, line))
     return golden
 
 
@@ -464,7 +488,7 @@ def load_tracers(path: Path, out: _Collector) -> list[Tracer]:
         answer_text = required_str(record, "answer_text", path, tracer_id, out)
         rerank = record.get("rerank")
         scores: dict[str, float] = {}
-        if not isinstance(rerank, dict) or len(rerank) < 2:
+        if not isinstance(rerank, dict) or len(set(rerank) - {"__line__"}) < 2:
             out.add(path, line, tracer_id, "rerank", "needs illustrative scores for at least two passages",
                     "write 'rerank:' with 'passage-id: score' lines, scores from 0 to 1")
         else:
@@ -504,13 +528,23 @@ def load_chunking_lab(path: Path, out: _Collector) -> ChunkingLab | None:
     title = required_str(meta, "title", path, None, out)
     url = check_url(meta.get("url"), path, meta.get("__line__"), None, out)
     questions = []
-    for raw in meta.get("questions") or []:
-        if isinstance(raw, dict):
+    raw_questions = meta.get("questions") or []
+    if not isinstance(raw_questions, list):
+        out.add(path, meta.get("__line__"), None, "questions", "is not a list",
+                "write each question as '- id: q1' then 'question: …' under 'questions:'")
+        raw_questions = [None]  # reported: no "has no questions" on top
+    for raw in raw_questions:
+        if raw is None:
+            continue
+        if not isinstance(raw, dict):
+            out.add(path, meta.get("__line__"), None, "questions", f"entry '{raw}' is not an id and a question",
+                    "write each question as '- id: q1' then 'question: …'")
+        else:
             qid = check_id(raw.get("id"), path, raw.get("__line__"), "questions.id", out)
             question = required_str(raw, "question", path, qid, out)
             if qid and question:
                 questions.append(LabQuestion(qid, question))
-    if len(questions) < 1:
+    if not raw_questions and not questions:
         out.add(path, meta.get("__line__"), None, "questions", "has no questions",
                 "list the lab's questions as '- id: q1' / 'question: …'")
     facts = meta.get("facts")

@@ -15,15 +15,20 @@ HELP_CENTER_HOSTS = ("help.quillbox.example",)
 
 _SECRET = (r"(?:password|passcode|passphrase|credentials?|login details|2fa code|verification code"
            r"|one-time code|api key|recovery code)s?")
-_ASK = r"(?:send|e-?mail|mail|share|give|provide|enter|type|reply with|tell us|confirm|submit|post)"
+# Verbs that hand a secret to someone. Not "enter" or "type": a real answer says "enter your
+# new password twice" on the reset page.
+_ASK = r"(?:send|e-?mail|mail|share|give|provide|reply with|tell us|tell them|forward|paste|submit|post)"
 # Written in the subset of regex syntax that Python (with re.ASCII) and JavaScript read the
 # same way, so the page's JavaScript twin compiles these very strings.
 PATTERNS = {
     "link": r"\b(?:https?://|www\.)[^ \t\n\r\f\v<>\"'()\[\]]+",
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
     "credentials": rf"\b{_ASK}\b[^.!?\n]{{0,40}}?\b{_SECRET}\b",
+    # A request preceded by one of these is a warning, not a request: "never share your password".
+    "negation": r"\b(?:never|not|don't|dont|do not|no one|nobody)\s+(?:\w+\s+)?$",
 }
 _COMPILED = {kind: re.compile(pattern, re.IGNORECASE | re.ASCII) for kind, pattern in PATTERNS.items()}
+# Patterns the page's JavaScript applies with the flags "gi".
 
 
 @dataclass(frozen=True)
@@ -52,5 +57,6 @@ def check_output(answer: str, allowed_hosts: tuple[str, ...] = HELP_CENTER_HOSTS
         if host_of(url) not in allowed_hosts:
             findings.append(Finding("link", url))
     findings += [Finding("email", m.group(0)) for m in _COMPILED["email"].finditer(answer)]
-    findings += [Finding("credentials", m.group(0)) for m in _COMPILED["credentials"].finditer(answer)]
+    findings += [Finding("credentials", m.group(0)) for m in _COMPILED["credentials"].finditer(answer)
+                 if not _COMPILED["negation"].search(answer[max(0, m.start() - 30):m.start()])]
     return findings

@@ -45,6 +45,8 @@ def check_references(corpus, root: Path, out) -> None:
     def missing(path, line, item, field, passage_id) -> bool:
         if passage_id in ids:
             return False
+        if passage_id in out.broken_ids:
+            return True  # it exists; its own problem is reported where it is written
         close = [pid for pid in ids if pid.split("-")[0] == passage_id.split("-")[0]][:3]
         hint = f"; similar ids: {', '.join(close)}" if close else ""
         out.add(path, line, item, field, f"no passage '{passage_id}'", f"point it at an existing passage id{hint}")

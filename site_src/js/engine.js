@@ -133,10 +133,13 @@
       const url = match[0].replace(/[.,;:!?]+$/, "");
       if (!allowedHosts.includes(hostOf(url))) findings.push({ kind: "link", match: url });
     }
-    for (const kind of ["email", "credentials"]) {
-      for (const match of String(answer).matchAll(new RegExp(patterns[kind], "gi"))) {
-        findings.push({ kind: kind, match: match[0] });
-      }
+    for (const match of String(answer).matchAll(new RegExp(patterns.email, "gi"))) {
+      findings.push({ kind: "email", match: match[0] });
+    }
+    const negation = new RegExp(patterns.negation, "i");
+    for (const match of String(answer).matchAll(new RegExp(patterns.credentials, "gi"))) {
+      const before = String(answer).slice(Math.max(0, match.index - 30), match.index);
+      if (!negation.test(before)) findings.push({ kind: "credentials", match: match[0] });
     }
     return findings.map((f) => ({ kind: f.kind, match: f.match, text: FINDING_LABELS[f.kind] + ": " + f.match }));
   }

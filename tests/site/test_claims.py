@@ -48,7 +48,7 @@ def test_parts_of_lists_both_sides_of_each_comparison():
 
 
 def test_glossary_terms_become_links_and_unknown_terms_fail(tmp_path):
-    section, _ = render(tmp_path, "Scored by [[BM25]] and [[the formula|bm25]].\n")
+    section, _ = render(tmp_path, "Scored by [[BM25]] and [[bm25|the formula]].\n")
     assert section.html.count('class="term" href="#term-bm25"') == 2
     with pytest.raises(ProseError, match="glossary term 'BM99'"):
         render(tmp_path, "Scored by [[BM99]].\n")

@@ -118,6 +118,8 @@ GUARDRAIL_CASES = [
     "Reply with your 2FA code and API key to continue.",
     "",
     "Nothing to see, no links.",
+    "Never share your password with anyone. Do not send your API key by e-mail.",
+    "Enter a new password twice, then share your screen. Please share your password here.",
 ]
 
 
