@@ -1,6 +1,14 @@
 """The page's figures, each drawn from the build's data by builder/figures.py.
-A section names one with {{ figure("name") }}."""
+A section names one with {{ figure("name") }}.
 
+Figures of sections 1-3 are here; each later part of the page keeps its own in a module
+`builder/figures_<topic>.py` with a FIGURES dict, collected below.
+"""
+
+import importlib
+import pkgutil
+
+import builder
 from builder.figures import flow
 
 PREVIEW = "upload-4021"  # the question the pipeline figure follows
@@ -47,3 +55,5 @@ def pipeline(facts) -> str:
 
 
 FIGURES = {"three-steps": three_steps, "pipeline": pipeline}
+for _module in sorted(m.name for m in pkgutil.iter_modules(builder.__path__) if m.name.startswith("figures_")):
+    FIGURES.update(importlib.import_module(f"builder.{_module}").FIGURES)

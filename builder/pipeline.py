@@ -1,10 +1,13 @@
 """The build's stages in order: load -> embed -> search -> chunk lab -> evaluate -> tokens
 -> assemble data -> render -> write. Each stage is a call into engine/ or builder/."""
 
+import importlib
+import pkgutil
 from pathlib import Path
 
 import numpy as np
 
+import builder
 from engine.bm25 import BM25
 from engine.corpus import load_corpus
 from engine.dense import model_fingerprint, resolve_model
@@ -86,7 +89,19 @@ def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
     model = {"name": "all-MiniLM-L6-v2", "source": how, "dimensions": 384, "normalized": True}
     data = page_data(corpus, questions, runs, lab_settings, tokens, model)
     data.update(rerank=rerank, rewrites=rewrites, worked_example=worked_example(corpus.worked_example))
+    for name, extra in extra_data(corpus, data).items():
+        if name in data:
+            raise ValueError(f"builder/extra_*.py: key '{name}' is already in the page's data")
+        data[name] = extra
     return corpus, data
+
+
+def extra_data(corpus, data: dict) -> dict:
+    """Data a lab needs beyond the core: each builder/extra_<topic>.py has extra(corpus, data) -> dict."""
+    extras = {}
+    for module in sorted(m.name for m in pkgutil.iter_modules(builder.__path__) if m.name.startswith("extra_")):
+        extras.update(importlib.import_module(f"builder.{module}").extra(corpus, data))
+    return extras
 
 
 def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = True) -> RenderedPage:
