@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +31,7 @@ def _checksum(entries: dict[str, str]) -> str:
 class EmbedStats:
     requested: int = 0
     computed: int = 0
+    computed_texts: list[str] = field(default_factory=list)
 
 
 class EmbeddingCache:
@@ -72,6 +73,7 @@ class EmbeddingCache:
                 if progress:
                     progress(min(start + 16, len(unique_missing)), len(unique_missing))
             self.stats.computed += len(unique_missing)
+            self.stats.computed_texts += unique_missing
         rows = [np.frombuffer(base64.b64decode(self.entries[text_key(t)]), dtype="<f4") for t in texts]
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), 384)
 

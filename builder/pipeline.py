@@ -19,6 +19,7 @@ from builder.embed_cache import EmbeddingCache, text_key
 from builder.output import StagedOutput, to_json
 from builder.render_corpus import render_corpus_page
 from builder.render_page import RenderedPage, render_page
+from builder.report import build_report, changed_figures, previous_data
 from builder.reranking import rerank_data
 from builder.retrieval import answer_ranks, recall_table, run_question, Question
 from builder.rewriting import rewrite_record, rewrite_texts
@@ -29,7 +30,7 @@ from builder.worked_example import worked_example
 
 
 def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
-    """(corpus, page data): everything the page shows, computed from the corpus."""
+    """(corpus, page data, what was embedded anew): everything the page shows, from the corpus."""
     with log.stage("load corpus") as stage:
         corpus = load_corpus(corpus_dir)
         stage.summary = (f"{len(corpus.passages)} passages, {len(corpus.golden)} golden, "
@@ -49,6 +50,8 @@ def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
         cache.save(keep={text_key(t) for t in every_text})
         vector_of = dict(zip(every_text, matrix))
         stage.summary = f"{len(vector_of)} texts, {cache.stats.computed} newly embedded"
+        names = {p.text: p.id for p in corpus.passages} | {q.text: q.id for q in questions}
+        embedded = [names.get(text, f"“{text[:30]}…”") for text in cache.stats.computed_texts]
 
     with log.stage("search") as stage:
         ids = [p.id for p in corpus.passages]
@@ -93,7 +96,8 @@ def compute(corpus_dir: Path, cache_dir: Path, log: StageLog):
         if name in data:
             raise ValueError(f"builder/extra_*.py: key '{name}' is already in the page's data")
         data[name] = extra
-    return corpus, data
+    # `embedded` stays out of the data: it differs between a cold and a warm build.
+    return corpus, data, embedded
 
 
 def extra_data(corpus, data: dict) -> dict:
@@ -116,8 +120,9 @@ def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = Tru
 
 def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path) -> dict:
     log = StageLog()
-    corpus, data = compute(corpus_dir, cache_dir, log)
+    corpus, data, embedded = compute(corpus_dir, cache_dir, log)
     page = render(data, cache_dir, log)
+    previous = previous_data(out_dir)
     staged = StagedOutput(out_dir)
     try:
         with log.stage("write") as stage:
@@ -133,13 +138,15 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path) -> dict:
     except BaseException:
         staged.discard()
         raise
+    print(build_report(embedded, [run.name for run in page.samples if not run.cached],
+                       changed_figures(previous, data), first_build=previous is None))
     return data
 
 
 def list_claims(corpus_dir: Path, cache_dir: Path) -> int:
     """`build.py claims`: every checked claim on the page, held or failed. Exit 1 if any failed."""
     log = StageLog()
-    _, data = compute(corpus_dir, cache_dir, log)
+    _, data, _ = compute(corpus_dir, cache_dir, log)
     page = render(data, cache_dir, log, strict_claims=False)
     print(claim_report(page.claims))
     return 0 if all(result.held for result in page.claims) else 1
