@@ -33,6 +33,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus", help="corpus folder (default: corpus/)")
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
     parser.add_argument("--cache", type=Path, default=ROOT / ".cache", help="cache folder (default: .cache/)")
+    parser.add_argument("--claims", choices=("fail", "warn"), default="fail",
+                        help="what a false claim does: stop the build (default) or only print a warning")
     args = parser.parse_args(argv)
     try:
         if args.command == "trace":
@@ -44,7 +46,7 @@ def main(argv: list[str]) -> int:
             return list_claims(args.corpus, args.cache)
         started = time.perf_counter()
         print(f"Building {args.out} from {args.corpus}")
-        build_site(args.corpus, args.out, args.cache)
+        build_site(args.corpus, args.out, args.cache, strict_claims=args.claims == "fail")
         print(f"Built {args.out} in {time.perf_counter() - started:.2f} s")
         return 0
     except (CorpusError, ClaimFailed, ProseError, SampleError) as error:

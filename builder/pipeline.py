@@ -3,6 +3,7 @@
 
 import importlib
 import pkgutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -118,10 +119,14 @@ def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = Tru
     return page
 
 
-def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path) -> dict:
+def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: bool = True) -> dict:
     log = StageLog()
     corpus, data, embedded = compute(corpus_dir, cache_dir, log)
-    page = render(data, cache_dir, log)
+    page = render(data, cache_dir, log, strict_claims=strict_claims)
+    failed = [result for result in page.claims if not result.held]
+    if failed:
+        print(f"warning: {len(failed)} claim(s) do not hold; the page says something the numbers don't:\n"
+              + "\n".join("  " + result.describe() for result in failed), file=sys.stderr)
     previous = previous_data(out_dir)
     staged = StagedOutput(out_dir)
     try:

@@ -10,6 +10,7 @@ Blocks of HTML are swapped in after Markdown has run, so Markdown never sees ins
 """
 
 import re
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from builder.claims import ClaimExtension
+from builder.claims import ClaimExtension, ClaimFailed
 
 TERM = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
 FRAGMENT = re.compile(r"<!--fragment:(\d+)-->")
@@ -83,6 +84,12 @@ class GlossaryLinks:
         return TERM.sub(link, text)
 
 
+def template_line(error: Exception) -> str:
+    """The line of the section file where a Jinja expression raised, or '?'."""
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == "<template>"]
+    return str(lines[-1]) if lines else "?"
+
+
 def math(latex: str, display: bool = False) -> Markup:
     return Markup(latex2mathml.converter.convert(latex, display="block" if display else "inline"))
 
@@ -110,8 +117,15 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
     fragments = Fragments()
     template = env.from_string("\n" + body)  # keeps line numbers equal to the file's
     where = f"site_src/sections/{path.name}"
-    text = template.render(**namespace, **block_helpers(fragments), _section=where,
-                           math=lambda latex, display=False: fragments.block(math(latex, True)) if display else math(latex))
+    try:
+        text = template.render(**namespace, **block_helpers(fragments), _section=where,
+                               math=lambda latex, display=False: fragments.block(math(latex, True)) if display else math(latex))
+    except (ProseError, ClaimFailed):
+        raise
+    except Exception as error:  # an expression that names data the corpus no longer has
+        raise ProseError(f"{where}:{template_line(error)}: {type(error).__name__}: {error} "
+                         "(fix: the expression on that line names something the build's data does not have; "
+                         "check the ids it uses against the corpus)") from None
     text = glossary.replace(text, where)
     html = postprocess(fragments.restore(markdown_renderer().render(text)))
     return Section(match.group(2), int(match.group(1)), first[2:].strip(), html, where)

@@ -73,8 +73,12 @@ def load_model():
     location, _ = resolve_model()
     if Path(location).is_dir():
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     from sentence_transformers import SentenceTransformer  # heavy: only when embedding
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()
     return SentenceTransformer(location, device="cpu")
 
 

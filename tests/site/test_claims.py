@@ -61,3 +61,8 @@ def test_numbers_are_escaped_and_blocks_survive_markdown(tmp_path):
     section, _ = render(tmp_path, "{{ '<b>' }} and a table:\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n")
     assert "&lt;b&gt;" in section.html and '<div class="table-scroll"><table>' in section.html
     assert 'class="num"' in section.html and "style=" not in section.html
+
+
+def test_an_expression_naming_missing_data_fails_with_section_and_line(tmp_path):
+    with pytest.raises(ProseError, match=r"05-dense-sparse\.md:3: KeyError: 'hybrid'"):
+        render(tmp_path, "Fine line.\n{{ rank('q', 'hybrid') }}\n")
