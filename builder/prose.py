@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import latex2mathml.converter
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateSyntaxError
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
@@ -115,7 +115,11 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
     if not first.startswith("# "):
         raise ProseError(f"{path}:1: a section starts with '# Title'")
     fragments = Fragments()
-    template = env.from_string("\n" + body)  # keeps line numbers equal to the file's
+    try:
+        template = env.from_string("\n" + body)  # keeps line numbers equal to the file's
+    except TemplateSyntaxError as error:
+        raise ProseError(f"site_src/sections/{path.name}:{error.lineno}: {error.message} "
+                         "(fix: check the {{ … }} and {% … %} on that line)") from None
     where = f"site_src/sections/{path.name}"
     try:
         text = template.render(**namespace, **block_helpers(fragments), _section=where,

@@ -366,6 +366,9 @@ def parse_document(path: Path, groups: set[str], out: _Collector) -> list[Passag
         return []
     meta, body, body_line = split_front_matter(text, path, out)
     if meta is None:
+        # The document's own problem is reported; its passages exist all the same, so
+        # references to them are not reported again.
+        out.broken_ids.update(m.group("id") for m in map(PASSAGE_HEADING.match, text.split("\n")) if m)
         return []
     doc_line = meta.get("__line__", 2)
     for key in meta:

@@ -66,3 +66,8 @@ def test_numbers_are_escaped_and_blocks_survive_markdown(tmp_path):
 def test_an_expression_naming_missing_data_fails_with_section_and_line(tmp_path):
     with pytest.raises(ProseError, match=r"05-dense-sparse\.md:3: KeyError: 'hybrid'"):
         render(tmp_path, "Fine line.\n{{ rank('q', 'hybrid') }}\n")
+
+
+def test_a_template_syntax_error_names_section_and_line(tmp_path):
+    with pytest.raises(ProseError, match=r"05-dense-sparse\.md:4: .*\(fix: check the"):
+        render(tmp_path, "One.\n\n{{ rank('q', }}\n")

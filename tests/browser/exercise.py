@@ -1,0 +1,35 @@
+"""Drive every control of every lab on the page, the way a curious reader would: each radio,
+each option of each select, each button, and a text typed into each text field."""
+
+TYPED = "refund after 3 weeks"
+
+
+def exercise_labs(page, typed: str = TYPED, max_controls: int = 400) -> int:
+    """Use every lab control once; returns how many were used."""
+    used = 0
+    labs = page.locator("section.lab")
+    for lab_index in range(labs.count()):
+        lab = labs.nth(lab_index)
+        lab.scroll_into_view_if_needed()
+        for kind in ("input[type=radio]", "input[type=checkbox]", "select", "button",
+                     "input[type=text], input[type=search], textarea", "input[type=range], input[type=number]"):
+            controls = lab.locator(kind)
+            for index in range(controls.count()):
+                if used >= max_controls:
+                    return used
+                control = controls.nth(index)
+                if not control.is_visible() or not control.is_enabled():
+                    continue
+                if kind == "select":
+                    values = control.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
+                    for value in values:
+                        control.select_option(value)
+                elif kind.startswith("input[type=text]"):
+                    control.fill(typed)
+                elif kind.startswith("input[type=range]"):
+                    control.focus()
+                    page.keyboard.press("ArrowRight")
+                else:
+                    control.click()
+                used += 1
+    return used
