@@ -341,6 +341,17 @@ def required_str(record: dict, key: str, path: Path, item_id, out: _Collector) -
     return str(value).strip()
 
 
+def yaml_mapping(path: Path, out: _Collector, fields: str) -> dict | None:
+    """A YAML file holding one set of fields; None (and a problem, unless reported) otherwise."""
+    text = read_text(path, out)
+    data = parse_yaml(text, path, out) if text is not None else None
+    if not isinstance(data, dict):
+        if text is not None and path not in out.invalid_yaml:
+            out.add(path, 1, None, None, "is not a set of fields", f"write {fields}")
+        return None
+    return data
+
+
 def yaml_list(path: Path, out: _Collector, key: str | None = None) -> list[dict]:
     """A YAML file holding a list of mappings (at the top, or under `key`)."""
     text = read_text(path, out)
@@ -446,11 +457,10 @@ def parse_passage(block, line_no, meta, title, document, path, groups, out) -> P
 # ---------------------------------------------------------------- the other files
 
 def load_readers(path: Path, out: _Collector) -> list[Reader]:
-    text = read_text(path, out)
-    data = parse_yaml(text, path, out) if text is not None else None
-    roles = data.get("readers") if isinstance(data, dict) else None
+    data = yaml_mapping(path, out, "readers: with each role's label and groups")
+    roles = data.get("readers") if data is not None else None
     if not isinstance(roles, dict) or not roles:
-        if text is not None and data is not None:
+        if data is not None:
             out.add(path, 1, None, "readers", "is missing", "add 'readers:' with each role's label and groups")
         return []
     readers = []
@@ -611,22 +621,16 @@ def load_quiz(path: Path, out: _Collector) -> list[QuizQuestion]:
 
 
 def load_injection(path: Path, out: _Collector) -> Injection | None:
-    text = read_text(path, out)
-    data = parse_yaml(text, path, out) if text is not None else None
-    if not isinstance(data, dict):
-        if data is not None:
-            out.add(path, 1, None, None, "is not a set of fields", "write question:, ignored:, obeyed: and note:")
+    data = yaml_mapping(path, out, "question:, ignored:, obeyed: and note:")
+    if data is None:
         return None
     values = [required_str(data, key, path, None, out) for key in ("question", "ignored", "obeyed", "note")]
     return None if None in values else Injection(*values)
 
 
 def load_worked_example(path: Path, out: _Collector) -> WorkedExample | None:
-    text = read_text(path, out)
-    data = parse_yaml(text, path, out) if text is not None else None
-    if not isinstance(data, dict):
-        if data is not None:
-            out.add(path, 1, None, None, "is not a set of fields", "write query: and passages:")
+    data = yaml_mapping(path, out, "query: and passages:")
+    if data is None:
         return None
     query = required_str(data, "query", path, None, out)
     raw = data.get("passages")
