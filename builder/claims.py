@@ -81,16 +81,18 @@ class ClaimRegistry:
 
     def evaluate(self, check: str, section: str, line: int, body: str) -> ClaimResult:
         scope = {"__builtins__": {"len": len, "all": all, "any": any, "min": min, "max": max, "sum": sum,
-                                  "abs": abs, "round": round, "sorted": sorted, "set": set, "None": None}}
+                                  "abs": abs, "round": round, "sorted": sorted, "set": set, "None": None,
+                                  "dict": dict, "list": list, "zip": zip, "enumerate": enumerate}}
         result = ClaimResult(f"claim-{len(self.results) + 1}", section, line, plain_text(body), check, False)
         try:
-            result.held = bool(eval(compile(check, f"{section}:{line}", "eval"), scope, dict(self.namespace)))
+            # One dict as globals, so comprehensions and lambdas in a check can see the helpers too.
+            result.held = bool(eval(compile(check, f"{section}:{line}", "eval"), {**scope, **self.namespace}))
         except Exception as error:  # an author's typo in a check is reported like a false claim
             result.error = f"{type(error).__name__}: {error}"
         if not result.held:
             for part in parts_of(check) if not result.error.startswith("SyntaxError") else []:
                 try:
-                    value = eval(compile(part, "part", "eval"), scope, dict(self.namespace))
+                    value = eval(compile(part, "part", "eval"), {**scope, **self.namespace})
                 except Exception as error:
                     value = f"<{type(error).__name__}: {error}>"
                 result.seen.append((part, repr(value)))

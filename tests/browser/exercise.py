@@ -18,7 +18,8 @@ def exercise_labs(page, typed: str = TYPED, max_controls: int = 400) -> int:
                 if used >= max_controls:
                     return used
                 control = controls.nth(index)
-                if not control.is_visible() or not control.is_enabled():
+                if not control.is_enabled() or not (control.is_visible() or kind.startswith("input[type=radio]")
+                                                    or kind.startswith("input[type=checkbox]")):
                     continue
                 if kind == "select":
                     values = control.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
@@ -29,6 +30,13 @@ def exercise_labs(page, typed: str = TYPED, max_controls: int = 400) -> int:
                 elif kind.startswith("input[type=range]"):
                     control.focus()
                     page.keyboard.press("ArrowRight")
+                elif kind.startswith("input[type=radio]") or kind.startswith("input[type=checkbox]"):
+                    # Segmented controls draw their label over the native input: click what a reader clicks.
+                    label = control.locator("xpath=ancestor::label")
+                    if label.count():
+                        label.first.click()
+                    else:
+                        control.check()
                 else:
                     control.click()
                 used += 1
