@@ -203,11 +203,27 @@ def run_axe(page, tags=AXE_TAGS) -> list[dict]:
         }""", list(tags))
 
 
+FULL_PAGE_LIMIT = 16_000  # px; a full-page capture of the whole explainer takes Chromium minutes
+
+
 def screenshot(page, name: str) -> Path:
-    """Save a full-page PNG as test-artifacts/screenshots/<name>.png and return its path."""
+    """Save a full-page PNG as test-artifacts/screenshots/<name>.png and return its path.
+
+    A page taller than FULL_PAGE_LIMIT is captured from its top down to that height, through a
+    viewport that tall, instead of in full.
+    """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    if page.evaluate("() => document.documentElement.scrollHeight") <= FULL_PAGE_LIMIT:
+        page.screenshot(path=str(path), full_page=True)
+        return path
+    size = page.viewport_size
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.set_viewport_size({"width": size["width"], "height": FULL_PAGE_LIMIT})
+    try:
+        page.screenshot(path=str(path))
+    finally:
+        page.set_viewport_size(size)
     return path
 
 
