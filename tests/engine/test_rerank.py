@@ -57,8 +57,9 @@ def test_model_label_names_a_folder_by_its_own_name(tmp_path):
 
 def fake_corpus():
     passages = {pid: SimpleNamespace(id=pid, text=text) for pid, text in PASSAGES.items()}
-    tracer = SimpleNamespace(id="upload", rerank={"err-4290": 0.12, "err-4021": 0.97})
-    return SimpleNamespace(by_id=passages, tracers=[tracer])
+    tracer = SimpleNamespace(id="upload", line=1, rerank={"err-4290": 0.12, "err-4021": 0.97, "sso-1": 0.05,
+                                                         "refund-new": 0.02})
+    return SimpleNamespace(root="corpus", by_id=passages, tracers=[tracer])
 
 
 def fake_runs():
@@ -75,7 +76,8 @@ def test_without_a_model_the_scores_are_the_corpus_illustrative_ones(monkeypatch
     monkeypatch.delenv(RERANKER_ENV, raising=False)
     result = rerank_data(fake_corpus(), QUESTION_OBJECTS, fake_runs())
     assert result == {"source": "illustrative", "model": None, "label": None, "depth": RERANK_DEPTH,
-                      "by_question": {"upload": [["err-4021", 0.97], ["err-4290", 0.12]]}}
+                      "by_question": {"upload": [["err-4021", 0.97], ["err-4290", 0.12], ["sso-1", 0.05],
+                                                 ["refund-new", 0.02]]}}
 
 
 # ------------------------------------------------------------------ the real path, on a tiny model
