@@ -34,7 +34,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
     parser.add_argument("--cache", type=Path, default=ROOT / ".cache", help="cache folder (default: .cache/)")
     parser.add_argument("--claims", choices=("fail", "warn"), default="fail",
-                        help="what a false claim does: stop the build (default) or only print a warning")
+                        help="what a false claim, or hand-written data that no longer matches the numbers, does: "
+                             "stop the build (default) or only print a warning")
     args = parser.parse_args(argv)
     try:
         if args.command == "trace":
