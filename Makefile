@@ -12,7 +12,7 @@ SYS_DEPS  := .cache/.system-deps
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: build test deps clean
+.PHONY: build test deps clean serve bench
 
 build: $(PY_DEPS)
 	$(PY) build.py
@@ -22,6 +22,16 @@ test: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 	$(PY) -m pytest
 
 deps: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
+
+# Authoring: build, serve dist/ on 127.0.0.1 (PORT=8000 by default, a free one if taken),
+# rebuild on every edit under corpus/ and site_src/, reload the open page.
+serve: $(PY_DEPS)
+	$(PY) -m builder.serve $(if $(PORT),--port $(PORT))
+
+# The budgets (README, "Performance budgets"): prints a table, writes bench/results/latest.json.
+# BENCH_FLAGS="--skip scale,lighthouse" for a quick run.
+bench: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
+	$(PY) scripts/bench.py $(BENCH_FLAGS)
 
 $(PY_DEPS): requirements.txt
 	$(PYTHON) -m venv $(VENV)

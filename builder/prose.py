@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from builder.claims import ClaimExtension, ClaimFailed
+from builder.template_cache import bytecode_cache, from_string_cached
 
 TERM = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
 FRAGMENT = re.compile(r"<!--fragment:(\d+)-->")
@@ -116,7 +117,7 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
         raise ProseError(f"{path}:1: a section starts with '# Title'")
     fragments = Fragments()
     try:
-        template = env.from_string("\n" + body)  # keeps line numbers equal to the file's
+        template = from_string_cached(env, "\n" + body, f"section/{path.name}")  # line numbers = the file's
     except TemplateSyntaxError as error:
         raise ProseError(f"site_src/sections/{path.name}:{error.lineno}: {error.message} "
                          "(fix: check the {{ … }} and {% … %} on that line)") from None
@@ -138,7 +139,7 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
 def prose_environment(claims) -> Environment:
     env = Environment(loader=FileSystemLoader(str(Path(__file__).resolve().parent.parent / "site_src")),
                       autoescape=True, undefined=StrictUndefined, extensions=[ClaimExtension],
-                      keep_trailing_newline=True)
+                      keep_trailing_newline=True, bytecode_cache=bytecode_cache())
     env.globals["_claims"] = claims
     env.filters["num"] = lambda value, digits=0: f"{value:,.{digits}f}"
     env.filters["pct"] = lambda fraction, digits=0: f"{100 * fraction:.{digits}f}%"

@@ -12,7 +12,7 @@ from builder.claims import ClaimFailed, ClaimRegistry
 from builder.facts import Facts
 from builder.output import to_json
 from builder.prose import GlossaryLinks, ProseError, prose_environment, render_section
-from builder.samples import SampleRun, render_sample, run_python
+from builder.samples import SAMPLES, SampleRun, cache_key, render_sample, run_python
 from builder.templates import SITE_SRC, environment
 
 
@@ -35,7 +35,14 @@ def runtime_js(js_dir: Path = SITE_SRC / "js") -> str:
     return "".join(f"/* {p.name} */\n{p.read_text('utf-8').rstrip()}\n\n" for p in files if p.is_file())
 
 
-def render_page(data: dict, cache_dir: Path, strict_claims: bool = True) -> RenderedPage:
+def samples_to_run(cache_dir: Path, samples_dir: Path = SAMPLES) -> int:
+    """How many sample programs have no cached output (each is a Python process to run)."""
+    return sum(not (cache_dir / f"{cache_key(p.read_text('utf-8'))}.out").is_file()
+               for p in samples_dir.glob("*.py"))
+
+
+def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progress=None) -> RenderedPage:
+    """`progress(done, total)`, if given, is told as each uncached sample program finishes."""
     facts = Facts(data)
     namespace = facts.namespace()
     claims = ClaimRegistry(namespace)
@@ -43,11 +50,14 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True) -> Rend
     glossary = GlossaryLinks(data["glossary"])
     samples: list[SampleRun] = []
     templates = environment()
+    pending = samples_to_run(cache_dir / "samples") if progress else 0
 
     def block_helpers(fragments):
         def sample(name: str, caption: str = "") -> Markup:
             run = run_python(name, cache_dir / "samples")
             samples.append(run)
+            if progress and not run.cached:
+                progress(min(sum(not r.cached for r in samples), pending), pending)
             return fragments.block(render_sample(name, run, caption))
 
         def figure(name: str, **options) -> Markup:
@@ -66,6 +76,8 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True) -> Rend
 
     sections = [render_section(path, env, namespace, glossary, block_helpers)
                 for path in sorted((SITE_SRC / "sections").glob("*.md"))]
+    if progress and pending and sum(not r.cached for r in samples) < pending:
+        progress(pending, pending)  # a sample file no section uses: close the bar
     if strict_claims and claims.failures():
         raise ClaimFailed(claims.failures())
     used_terms = [g for g in data["glossary"]]

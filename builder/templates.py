@@ -6,6 +6,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from builder.template_cache import bytecode_cache
+
 SITE_SRC = Path(__file__).resolve().parent.parent / "site_src"
 
 
@@ -13,6 +15,6 @@ SITE_SRC = Path(__file__).resolve().parent.parent / "site_src"
 def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(SITE_SRC / "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
+                      keep_trailing_newline=True, bytecode_cache=bytecode_cache())
     env.filters["score"] = lambda value, digits=3: f"{value:.{digits}f}"
     return env

@@ -43,5 +43,16 @@ def count_wordpieces(text: str) -> int:
     return len(tokenizer.encode(text).ids)
 
 
+# Optional memo {text: count} the build installs (builder/tokens.py keeps one on disk, keyed
+# by text hash), so a rebuild with no new text never loads the encoding. None: always count.
+o200k_memo = None
+
+
 def count_o200k(text: str) -> int:
-    return len(_o200k().encode(text))
+    memo = o200k_memo
+    if memo is not None and text in memo:
+        return memo[text]
+    count = len(_o200k().encode(text))
+    if memo is not None:
+        memo[text] = count
+    return count

