@@ -10,16 +10,28 @@ anything is computed, with every problem listed by file, line, id and field.
 """
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
 
-from builder import trace as trace_command
-from builder.claims import ClaimFailed
-from builder.pipeline import build_site, list_claims
-from builder.prose import ProseError
-from builder.samples import SampleError
-from engine.problems import CorpusError
+
+def _interrupted(signum, frame):
+    # Raised as SystemExit wherever the build is, imports included: staged output is
+    # discarded on the way out (builder/output.py), and no traceback is printed.
+    print("build interrupted; the previous output is untouched.", file=sys.stderr)
+    sys.exit(130)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGINT, _interrupted)
+
+from builder import trace as trace_command  # noqa: E402 (after the handler: these imports take a while)
+from builder.claims import ClaimFailed  # noqa: E402
+from builder.pipeline import build_site, list_claims  # noqa: E402
+from builder.prose import ProseError  # noqa: E402
+from builder.samples import SampleError  # noqa: E402
+from engine.problems import CorpusError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 
@@ -54,9 +66,6 @@ def main(argv: list[str]) -> int:
         print(f"build failed: {error}", file=sys.stderr)
         print("Nothing was written; the previous output is untouched.", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("build interrupted; the previous output is untouched.", file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from builder import chunk_lab
 from builder.claims import claim_report
 from builder.data import page_data, questions_of
 from builder.embed_cache import EmbeddingCache, text_key
+from builder.minify import minify_css, minify_js
 from builder.output import StagedOutput, to_json
 from builder.render_corpus import render_corpus_page
 from builder.render_page import RenderedPage, render_page
@@ -139,9 +140,11 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: 
     try:
         with log.stage("write") as stage:
             staged.write("index.html", page.html)
-            staged.write("assets/app.js", page.app_js)
+            staged.write("assets/app.js", minify_js(page.app_js))
             for asset in sorted((SITE_SRC / "assets").iterdir()):
-                if asset.is_file():
+                if asset.suffix == ".css":
+                    staged.write(f"assets/{asset.name}", minify_css(asset.read_text("utf-8")))
+                elif asset.is_file():
                     staged.copy(asset, f"assets/{asset.name}")
             staged.write("data/rag.json", to_json(data))
             staged.write("corpus.html", render_corpus_page(corpus, data))

@@ -24,6 +24,26 @@ class RenderedPage:
     samples: list[SampleRun]
 
 
+# Keys of the data that only the build reads (prose, figures, lab default states); the page's
+# runtime never does, so they stay in dist/data/rag.json and out of the page's download.
+BUILD_ONLY_KEYS = frozenset({"bm25_explain", "glossary", "worked_example", "rewrites", "rrf_example",
+                             "near_misses"})
+
+
+def compact_runs(data: dict) -> dict:
+    """Each ranked list as [passage index, score] pairs; site_src/js/core.js turns them back."""
+    index = {passage["id"]: number for number, passage in enumerate(data["passages"])}
+    return {question: {retriever: [[index[pid], score] for pid, score in ranking]
+                       for retriever, ranking in run.items()}
+            for question, run in data["runs"].items()}
+
+
+def runtime_data(data: dict) -> dict:
+    """What the page's runtime reads: the data without the build-only keys, lists compacted."""
+    kept = {key: value for key, value in data.items() if key not in BUILD_ONLY_KEYS}
+    return kept | {"runs": compact_runs(data), "runs_format": "passage-index"}
+
+
 def embed_json(data: dict) -> str:
     """JSON that is safe inside a <script> element: no '<', '>' or '&' at all."""
     return to_json(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
@@ -86,7 +106,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         description=("An interactive explainer of retrieval-augmented generation: chunking, BM25, "
                      "embeddings, fusion, prompts and citation checks, run for real on a small help center."),
         sections=[{"slug": s.slug, "number": s.number, "title": s.title, "html": Markup(s.html)} for s in sections],
-        glossary=used_terms, data_json=Markup(embed_json(data)), schema=data["schema"])
+        glossary=used_terms, data_json=Markup(embed_json(runtime_data(data))), schema=data["schema"])
     return RenderedPage(html, runtime_js(), claims.results, samples)
 
 

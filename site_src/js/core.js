@@ -144,8 +144,23 @@
       RAG.dataError = "The page's data has schema " + String(found) + " but this page expects schema " +
         expected + ". Rebuild the site (python build.py) so they match.";
     } else {
-      RAG.data = parsed;
+      RAG.data = expandRuns(parsed);
     }
+  }
+
+  /* The build ships each ranked list as [passage index, score] pairs (builder/render_page.py
+     compact_runs), which downloads smaller; the labs read [passage id, score], as in rag.json. */
+  function expandRuns(data) {
+    if (data.runs_format !== "passage-index") return data;
+    var ids = data.passages.map(function (p) { return p.id; });
+    Object.keys(data.runs).forEach(function (question) {
+      var run = data.runs[question];
+      Object.keys(run).forEach(function (retriever) {
+        run[retriever] = run[retriever].map(function (pair) { return [ids[pair[0]], pair[1]]; });
+      });
+    });
+    delete data.runs_format;
+    return data;
   }
 
   /** Show a visible alert inside a lab: div.lab-error[role=alert], created if missing. */

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import AXE_JS, SCREENSHOTS
+from labs import lab, open_page
 from engine.guardrail import check_output
 
 pytestmark = pytest.mark.browser
@@ -23,21 +24,6 @@ def data(dist_dir):
     return json.loads((dist_dir / "data" / "rag.json").read_text("utf-8"))
 
 
-def open_page(make_page, site_url, hash_="", **options):
-    # Instant scrolling: element screenshots and scroll checks wait for smooth scrolls otherwise.
-    options.setdefault("reduced_motion", "reduce")
-    page = make_page(**options)
-    page.goto(site_url + "index.html" + hash_)
-    page.wait_for_load_state("load")
-    return page
-
-
-def lab(page, name):
-    section = page.locator(f"section.lab#lab-{name}")
-    expect(section).to_have_count(1)
-    if page.evaluate("() => document.documentElement.classList.contains('js')"):
-        expect(section).to_have_attribute("data-lab-state", "ready")
-    return section
 
 
 def hash_state(page):

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import AXE_JS, SCREENSHOTS
+from labs import lab, open_page
 from engine.bm25 import BM25, unique_terms
 
 pytestmark = pytest.mark.browser
@@ -31,20 +32,6 @@ def engine(data):
     return BM25([p["text"] for p in data["passages"]], data["settings"]["bm25"]["k1"], data["settings"]["bm25"]["b"])
 
 
-def open_page(make_page, site_url, hash_="", **options):
-    options.setdefault("reduced_motion", "reduce")  # instant scrolling
-    page = make_page(**options)
-    page.goto(site_url + "index.html" + hash_)
-    page.wait_for_load_state("load")
-    return page
-
-
-def lab(page, name):
-    section = page.locator(f"section.lab#lab-{name}")
-    expect(section).to_have_count(1)
-    if page.evaluate("() => document.documentElement.classList.contains('js')"):
-        expect(section).to_have_attribute("data-lab-state", "ready")
-    return section
 
 
 def hash_of(page):

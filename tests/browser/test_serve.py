@@ -16,9 +16,7 @@ import pytest
 
 from builder.serve import (DevState, Watcher, changed_files, dev_html, make_server, snapshot_files)
 
-ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ('<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src '
         "'self'; script-src 'self'; connect-src 'none'; object-src 'none'\">\n<title>t</title></head>"
         "<body><p>build one</p>\n<script src=\"assets/app.js\"></script></body></html>\n")
@@ -210,21 +208,10 @@ def start_serve(corpus: Path, out: Path, cache: Path) -> tuple[subprocess.Popen,
     pytest.fail("serve did not start:\n" + "".join(lines))
 
 
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(chromium).exists():
-        pytest.fail(f"Chromium not found at {chromium}: install it (bash scripts/install-system-deps.sh)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
 
 @pytest.mark.browser
 def test_an_edit_reloads_the_page_and_a_broken_edit_shows_a_banner(browser, tmp_path):
+    # `browser` is the session's Chromium from conftest.py: a second Playwright in one process fails.
     corpus, cache = tmp_path / "corpus", tmp_path / "cache"
     shutil.copytree(ROOT / "corpus", corpus)
     cache.mkdir()
