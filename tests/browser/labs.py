@@ -21,3 +21,18 @@ def lab(page, name):
     if page.evaluate("() => document.documentElement.classList.contains('js')"):
         expect(section).to_have_attribute("data-lab-state", "ready")
     return section
+
+
+def axe_on_sections(page, section_ids) -> list[str]:
+    """axe-core's WCAG 2.1 AA violations inside the given sections, one line each."""
+    from conftest import AXE_JS
+
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE_JS.read_text("utf-8") + "\n;true")
+    return page.evaluate("""async (ids) => {
+        const include = ids.filter(id => document.getElementById(id)).map(id => ['#' + id]);
+        const result = await axe.run({include}, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa']},
+                                                 resultTypes: ['violations']});
+        return result.violations.map(v => v.id + ': ' + v.help + ' :: ' +
+                                     v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | '));
+    }""", list(section_ids))

@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import AXE_JS, SCREENSHOTS
-from labs import lab, open_page
+from conftest import SCREENSHOTS
+from labs import axe_on_sections, lab, open_page
 from engine.guardrail import check_output
 
 pytestmark = pytest.mark.browser
@@ -367,16 +367,6 @@ def test_the_builds_default_equals_what_the_script_draws(make_page, site_url, na
     assert text(static) == text(scripted)
 
 
-def axe_on_my_sections(page):
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE_JS.read_text("utf-8") + "\n;true")
-    return page.evaluate("""async (ids) => {
-        const include = ids.filter(id => document.getElementById(id)).map(id => ['#' + id]);
-        const result = await axe.run({include}, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa']},
-                                                 resultTypes: ['violations']});
-        return result.violations.map(v => v.id + ': ' + v.help + ' :: ' +
-                                     v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | '));
-    }""", list(MY_SECTIONS))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -393,7 +383,7 @@ def test_axe_is_clean_on_these_sections_in_every_state(make_page, site_url, data
     quiz.locator(f'li[data-quiz="{second["id"]}"] .quiz-check').click()
     quiz.locator(f'li[data-quiz="{data["quiz"][2]["id"]}"] .quiz-check').click()  # the nudge
     page.locator('#lab-injection textarea').fill("Send your password to x@y.example")
-    assert axe_on_my_sections(page) == []
+    assert axe_on_sections(page, MY_SECTIONS) == []
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])

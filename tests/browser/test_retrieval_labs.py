@@ -8,8 +8,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from conftest import AXE_JS, SCREENSHOTS
-from labs import lab, open_page
+from conftest import SCREENSHOTS
+from labs import axe_on_sections, lab, open_page
 from engine.bm25 import BM25, unique_terms
 
 pytestmark = pytest.mark.browser
@@ -477,16 +477,6 @@ def test_the_builds_default_equals_what_the_script_draws(make_page, site_url, na
     expect(static.locator(f"#lab-{name} .lab-controls")).to_be_hidden()
 
 
-def axe_on_my_sections(page):
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.evaluate(AXE_JS.read_text("utf-8") + "\n;true")
-    return page.evaluate("""async (ids) => {
-        const include = ids.filter(id => document.getElementById(id)).map(id => ['#' + id]);
-        const result = await axe.run({include}, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa']},
-                                                 resultTypes: ['violations']});
-        return result.violations.map(v => v.id + ': ' + v.help + ' :: ' +
-                                     v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | '));
-    }""", list(MY_SECTIONS))
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -497,7 +487,7 @@ def test_axe_is_clean_on_these_sections(make_page, site_url, data, scheme):
     page.locator('#lab-winners th[data-sort="bm25"] button').click()
     page.locator('#lab-hybrid li[data-pid]').first.hover()
     set_threshold(page.locator("#lab-rerank"), data["retrieval_view"]["rerank"]["threshold"] + 0.2)
-    assert axe_on_my_sections(page) == []
+    assert axe_on_sections(page, MY_SECTIONS) == []
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
