@@ -16,40 +16,17 @@ The module skips only when dist/index.html is missing (run `python build.py` fir
 """
 
 import functools
-import shutil
 import threading
 from dataclasses import dataclass, field
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-DIST = ROOT / "dist"
-AXE_JS = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21aa")
+from harness import AXE_JS, AXE_TAGS, CHROMIUM_ARGS, DIST, SCREENSHOTS, QuietHandler, chromium_path
+
 LOCAL_SCHEMES = ("data", "file", "about", "blob")
-
-
-def chromium_path() -> str:
-    return shutil.which("chromium") or "/usr/bin/chromium"
-
-
-# ------------------------------------------------------------------ server
-
-
-class QuietHandler(SimpleHTTPRequestHandler):
-    """Serves dist/ without logging every request to stderr."""
-
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".svg": "image/svg+xml", ".json": "application/json"}
-
-    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
-        pass
 
 
 @pytest.fixture(scope="session")

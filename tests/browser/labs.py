@@ -3,6 +3,8 @@ script has set it up."""
 
 from playwright.sync_api import expect
 
+from harness import AXE_JS
+
 
 def open_page(make_page, site_url, hash_="", **options):
     """index.html in a new guarded page, scrolling instantly (screenshots and scroll checks
@@ -25,8 +27,6 @@ def lab(page, name):
 
 def axe_on_sections(page, section_ids) -> list[str]:
     """axe-core's WCAG 2.1 AA violations inside the given sections, one line each."""
-    from conftest import AXE_JS
-
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.evaluate(AXE_JS.read_text("utf-8") + "\n;true")
     return page.evaluate("""async (ids) => {

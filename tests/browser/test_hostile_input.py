@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import QuietHandler
+from harness import QuietHandler
 from exercise import exercise_labs
 
 pytestmark = pytest.mark.browser

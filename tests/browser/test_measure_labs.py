@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import SCREENSHOTS
+from harness import SCREENSHOTS
 from labs import axe_on_sections, lab, open_page
 from engine.guardrail import check_output
 

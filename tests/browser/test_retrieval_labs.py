@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from conftest import SCREENSHOTS
+from harness import SCREENSHOTS
 from labs import axe_on_sections, lab, open_page
 from engine.bm25 import BM25, unique_terms
 
