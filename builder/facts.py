@@ -11,6 +11,14 @@ these calls over the build's data, never a number typed by hand.
 from engine.evaluate import rank_of
 
 
+# What the prose's words mean when a claim checks them: the one place such numbers are set.
+WORDS = {
+    "one_in_twenty": 0.05,      # "more than one time in twenty": the usual significance level
+    "almost_entirely": 0.75,    # two intervals "overlap almost entirely": by 3/4 of the narrower one
+    "by_a_hair": 0.0001,        # "by a hair": fused scores closer than this
+}
+
+
 class Box(dict):
     """A dict whose keys also read as attributes, so checks can say question('x').answer
     as the templates do."""
@@ -83,5 +91,5 @@ class Facts:
             "data": self.data, "run": self.run, "ids": self.ids, "rank": self.rank, "score": self.score,
             "top": self.top, "question": self.question, "passage": self.passage, "recall": self.recall,
             "n_golden": len(golden), "n_paraphrases": sum(q["paraphrase"] for q in golden),
-            "n_passages": len(self.passages), "tokens": self.data["tokens"],
+            "n_passages": len(self.passages), "tokens": self.data["tokens"], "words": Box(WORDS),
         }
