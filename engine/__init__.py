@@ -1,6 +1,11 @@
-"""The retrieval engine: one small module per pipeline stage.
+"""The retrieval engine: one small module per concept, each a set of pure functions.
 
-tokenize -> bm25 / dense -> fusion -> (rerank) -> access -> prompt -> citations -> guardrail,
-with chunking for the indexing side and evaluate for measuring. corpus loads and validates
-the help center every stage reads.
+Querying:  tokenize -> bm25 / dense -> fusion -> rerank -> access -> prompt -> citations -> guardrail
+Indexing:  chunking; tokens counts what the models read
+Measuring: evaluate (rank of the right passage, recall@k)
+The corpus: corpus loads help_center, readers and questions, reading files with corpus_files,
+            checking fields with fields and links between files with validate; problems names
+            each problem's place and fix.
+settings holds k1, b, the RRF constant, the fusion depth and the model name; models is the
+only module that imports sentence-transformers.
 """

@@ -14,6 +14,7 @@ Example: BM25(["qb 4021 file limit", "qb"]).scores("QB-4021") -> [0.7029..., 0.2
 import math
 from dataclasses import dataclass
 
+from engine.settings import BM25_B, BM25_K1
 from engine.tokenize import tokenize
 
 
@@ -34,7 +35,7 @@ def unique_terms(query: str) -> list[str]:
 
 
 class BM25:
-    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75):
+    def __init__(self, texts: list[str], k1: float = BM25_K1, b: float = BM25_B):
         self.k1 = k1
         self.b = b
         docs = [tokenize(text) for text in texts]

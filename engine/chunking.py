@@ -46,6 +46,9 @@ def chunk_sentences(sentences: list[str], max_words: int, overlap: int = 0) -> l
     further on, so the packing never stalls. When a repeated sentence leaves no room for
     the next one, the chunk holds only the repeated sentence: the cost of overlap.
 
+    Example: chunk_sentences(["A.", "B.", "C.", "D.", "E."], max_words=3, overlap=1)
+             -> ['A. B. C.', 'C. D. E.']
+
     Example: chunk_sentences(["a b.", "c d e.", "f g h i."], max_words=5, overlap=1)
              -> ['a b. c d e.', 'c d e.', 'f g h i.']
     """

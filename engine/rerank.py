@@ -10,31 +10,23 @@ Example: cut_off([("a", 0.9), ("b", 0.2)], threshold=0.5) -> [("a", 0.9)]
 """
 
 import os
-from functools import lru_cache
-from pathlib import Path
+
+from engine import models
+from engine.settings import RERANK_DEPTH
 
 RERANKER_ENV = "RAG_EXPLAINER_RERANKER"
-RERANK_DEPTH = 20  # how many fused candidates a reranker sees
+__all__ = ["RERANK_DEPTH", "RERANKER_ENV", "reranker_name", "cross_encoder_scores", "by_score", "cut_off"]
 
 
 def reranker_name() -> str | None:
     return os.environ.get(RERANKER_ENV) or None
 
 
-@lru_cache(maxsize=2)
-def _cross_encoder(name: str):
-    if Path(name).is_dir():
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from sentence_transformers import CrossEncoder  # heavy: only when a reranker is named
-
-    return CrossEncoder(name, device="cpu")
-
-
 def cross_encoder_scores(name: str, question: str, texts: list[str]) -> list[float]:
     """One relevance score per text, higher is better, from the named cross-encoder."""
     if not texts:
         return []
-    scores = _cross_encoder(name).predict([(question, text) for text in texts], show_progress_bar=False)
+    scores = models.cross_encoder(name).predict([(question, text) for text in texts], show_progress_bar=False)
     return [float(score) for score in scores]
 
 

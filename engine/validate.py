@@ -1,15 +1,16 @@
 """Checks that span files: ids unique across the corpus, every reference pointing at a
 passage that exists, quotes present in their sources, texts inside the model's window.
 
-Example: a golden question whose answer is 'refund-nwe' ->
-    corpus/golden.yaml:14: question 5: answer: no passage 'refund-nwe' (fix: …)
+Example: missing_passage(load_corpus("corpus"), log, Path("corpus/golden.yaml"), 14, "g05", "answer", "refund-nwe") -> True
+(and the log now holds "corpus/golden.yaml:14: g05: answer: no passage 'refund-nwe' (fix: point it at an
+existing passage id; similar ids: refund-new, refund-old, …)")
 """
 
 from collections import Counter
 from pathlib import Path
 
 from engine.citations import normalize
-from engine.dense import MAX_WORDPIECES
+from engine.settings import MAX_WORDPIECES
 from engine.tokens import count_wordpieces
 
 
@@ -21,10 +22,6 @@ def cross_check(corpus, root: Path, out) -> None:
                  "question", "each golden question once; reword or delete the copy")
     check_unique(out, root / "tracers.yaml", [(t.id, t.line, t.id) for t in corpus.tracers],
                  "id", "give each tracer its own id")
-    check_unique(out, root / "glossary.yaml", [(g.slug, None, g.slug) for g in corpus.glossary],
-                 "slug", "give each glossary term its own slug")
-    check_unique(out, root / "quiz.yaml", [(q.id, None, q.id) for q in corpus.quiz],
-                 "id", "give each quiz question its own id")
 
 
 def check_unique_ids(corpus, root: Path, out) -> None:
@@ -39,23 +36,28 @@ def check_unique_ids(corpus, root: Path, out) -> None:
             first_seen[passage.id] = passage
 
 
+def missing_passage(corpus, out, path, line, item, field, passage_id) -> bool:
+    """True (and a problem, unless the passage exists with a problem of its own) when no
+    passage has this id; the fix names similar ids."""
+    ids = corpus.by_id
+    if passage_id in ids:
+        return False
+    if passage_id in out.broken_ids:
+        return True  # it exists; its own problem is reported where it is written
+    close = [pid for pid in ids if pid.split("-")[0] == passage_id.split("-")[0]][:3]
+    hint = f"; similar ids: {', '.join(close)}" if close else ""
+    out.add(path, line, item, field, f"no passage '{passage_id}'", f"point it at an existing passage id{hint}")
+    return True
+
+
 def check_references(corpus, root: Path, out) -> None:
     ids = corpus.by_id
 
     def missing(path, line, item, field, passage_id) -> bool:
-        if passage_id in ids:
-            return False
-        if passage_id in out.broken_ids:
-            return True  # it exists; its own problem is reported where it is written
-        close = [pid for pid in ids if pid.split("-")[0] == passage_id.split("-")[0]][:3]
-        hint = f"; similar ids: {', '.join(close)}" if close else ""
-        out.add(path, line, item, field, f"no passage '{passage_id}'", f"point it at an existing passage id{hint}")
-        return True
+        return missing_passage(corpus, out, path, line, item, field, passage_id)
 
     for golden in corpus.golden:
         missing(root / "golden.yaml", golden.line, golden.id, "answer", golden.answer_id)
-    for rewrite in corpus.rewrites:
-        missing(root / "rewrites.yaml", rewrite.line, rewrite.id, "answer", rewrite.answer_id)
     for tracer in corpus.tracers:
         path = root / "tracers.yaml"
         missing(path, tracer.line, tracer.id, "answer", tracer.answer_id)

@@ -1,0 +1,39 @@
+"""The one module that imports sentence-transformers (and so torch): it loads the embedding
+model for dense.py and, when one is named, the cross-encoder for rerank.py. Everything else
+in the engine takes plain arrays and lists, so tests can use small hand-made vectors.
+
+Both loaders are cached: a process loads each model once.
+
+Example: sentence_transformer(dense.resolve_model()[0]).encode(["refund"]).shape -> (1, 384)
+"""
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+
+def _quiet_offline_when_local(location: str) -> None:
+    if Path(location).is_dir():
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local folder needs no network
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
+@lru_cache(maxsize=2)
+def sentence_transformer(location: str):
+    """A bi-encoder on the CPU, from a model folder or a hub name."""
+    _quiet_offline_when_local(location)
+    from sentence_transformers import SentenceTransformer  # heavy: only when embedding
+    from transformers.utils import logging as transformers_logging
+
+    transformers_logging.disable_progress_bar()
+    return SentenceTransformer(location, device="cpu")
+
+
+@lru_cache(maxsize=2)
+def cross_encoder(location: str):
+    """A cross-encoder on the CPU, from a model folder or a hub name."""
+    _quiet_offline_when_local(location)
+    from sentence_transformers import CrossEncoder  # heavy: only when a reranker is named
+
+    return CrossEncoder(location, device="cpu")
