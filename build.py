@@ -27,10 +27,10 @@ if __name__ == "__main__":
     signal.signal(signal.SIGINT, _interrupted)
 
 from builder import trace as trace_command  # noqa: E402 (after the handler: these imports take a while)
-from builder.claims import ClaimFailed  # noqa: E402
+from builder.page.claims import ClaimFailed  # noqa: E402
 from builder.pipeline import build_site, list_claims  # noqa: E402
-from builder.prose import ProseError  # noqa: E402
-from builder.samples import SampleError  # noqa: E402
+from builder.page.errors import ProseError  # noqa: E402
+from builder.page.errors import SampleError  # noqa: E402
 from engine.problems import CorpusError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent

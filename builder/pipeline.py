@@ -1,59 +1,75 @@
-"""The build's stages in order: load -> embed -> search -> chunk lab -> evaluate -> tokens
--> assemble data -> render -> write. Each stage is a call into engine/ or builder/."""
+"""The build, stage by stage. Each stage is a call into engine/ or builder/ and prints one line:
 
-import importlib
-import pkgutil
+    load      corpus/ -> the help center, the questions and the page's content (builder/site.py)
+    embed     every passage, question, rewrite and chunk -> a vector (builder/embed_cache.py)
+    search    every question x dense, BM25 and hybrid (builder/search.py)
+    rerank    the fused candidates, rescored (builder/reranking.py)
+    evaluate  recall@k, misses, intervals and sign tests (builder/search.py, builder/evaluation.py)
+    tokens    what the help center and each prompt cost in tokens (builder/tokens.py)
+    labs      each lab's data step, in page order (builder/labs/)
+    render    prose, claims, samples, figures and labs -> the page (builder/page/render.py)
+    write     dist/, swapped in atomically (builder/page/output.py)
+"""
+
 import sys
 from pathlib import Path
 
-import numpy as np
-
-import builder
+from engine import settings
 from engine.bm25 import BM25
-from engine.corpus import load_corpus
 from engine.dense import model_fingerprint, resolve_model
 
-from builder import chunk_lab
-from builder.claims import claim_report
-from builder.data import page_data, questions_of
+from builder import labs
+from builder.context import Build
+from builder.core_data import page_data, questions_of
 from builder.embed_cache import EmbeddingCache, text_key
-from builder.minify import minify_css, minify_js
-from builder.output import StagedOutput, to_json
-from builder.render_corpus import render_corpus_page
-from builder.render_page import RenderedPage, render_page
+from builder.evaluation import evaluation
+from builder.fusion_example import rrf_example
+from builder.labs import chunking
+from builder.page.corpus_page import render_corpus_page
+from builder.page.output import StagedOutput, to_json
+from builder.page.render import RenderedPage, render_page
+from builder.page.sample_checks import sample_data
+from builder.prompt_examples import prompt_examples
 from builder.report import build_report, changed_figures, previous_data
 from builder.reranking import rerank_data
-from builder.retrieval import answer_ranks, recall_table, run_question, Question
 from builder.rewriting import rewrite_record, rewrite_texts
+from builder.search import Question, answer_ranks, recall_table, run_question
+from builder.site import load_site
 from builder.stages import StageLog
-from builder.templates import SITE_SRC
+from builder.stemming import near_misses
 from builder.tokens import cached_token_counts, token_counts
 from builder.worked_example import worked_example
 
 
 def compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True):
-    """(corpus, page data, what was embedded anew): everything the page shows, from the corpus.
+    """(site, page data, what was embedded anew): everything the page shows, from the corpus.
     `strict=False` turns hand-written data that no longer matches the numbers into warnings."""
     with cached_token_counts(cache_dir):  # token counts by text hash: no encoding load on a no-op
         return _compute(corpus_dir, cache_dir, log, strict)
 
 
-def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True):
+def load(corpus_dir: Path, log: StageLog):
+    """The load stage: the corpus and the page's content; warnings (a stray file) printed."""
     with log.stage("load corpus") as stage:
-        corpus = load_corpus(corpus_dir)
+        site = load_site(corpus_dir)
+        corpus = site.corpus
         stage.summary = (f"{len(corpus.passages)} passages, {len(corpus.golden)} golden, "
-                         f"{len(corpus.tracers)} tracers, {len(corpus.glossary)} terms")
+                         f"{len(corpus.tracers)} tracers, {len(site.content.glossary)} terms")
+    for warning in corpus.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return site
+
+
+def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True):
+    site = load(corpus_dir, log)
+    corpus, content = site.corpus, site.content
     questions = questions_of(corpus)
-    lab = corpus.chunking_lab
-    chunks = chunk_lab.all_chunks(lab.markdown)
 
     with log.stage("embed") as stage:
         cache = EmbeddingCache(cache_dir, model_fingerprint())
         passage_texts = [p.text for p in corpus.passages]
-        chunk_texts = [text for setting_chunks in chunks.values() for text in setting_chunks]
-        query_texts = ([q.text for q in questions] + [q.question for q in lab.questions]
-                       + rewrite_texts(corpus.rewrites))
-        every_text = passage_texts + query_texts + chunk_texts
+        every_text = (passage_texts + [q.text for q in questions] + rewrite_texts(content.rewrites)
+                      + chunking.texts_to_embed(content.chunking_page))
         matrix = cache.embed(every_text, progress=log.progress("embedding"))
         cache.save(keep={text_key(t) for t in every_text})
         vector_of = dict(zip(every_text, matrix))
@@ -70,21 +86,13 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
             return run_question(Question("", text, ""), ids, index, passage_vectors, vector_of[text])
 
         runs = {q.id: search(q.text) for q in questions}
-        rewrites = [rewrite_record(r, search) for r in corpus.rewrites]
-        stage.summary = (f"{len(questions)} questions + {len(rewrite_texts(corpus.rewrites))} rewrites "
+        rewrites = [rewrite_record(r, search) for r in content.rewrites]
+        stage.summary = (f"{len(questions)} questions + {len(rewrite_texts(content.rewrites))} rewrites "
                          f"x dense, BM25, hybrid over {len(ids)} passages")
 
     with log.stage("rerank") as stage:
         rerank = rerank_data(corpus, questions, runs, strict=strict)
         stage.summary = f"{len(rerank['by_question'])} questions, {rerank['model'] or 'illustrative scores'}"
-
-    with log.stage("chunking lab") as stage:
-        chunk_vectors = {setting: [vector_of[t] for t in texts] for setting, texts in chunks.items()}
-        lab_vectors = {q.id: vector_of[q.question] for q in lab.questions}
-        lab_settings = chunk_lab.lab_data(lab.markdown, lab.facts, chunks,
-                                          {s: np.asarray(v) for s, v in chunk_vectors.items()},
-                                          lab_vectors)
-        stage.summary = f"{len(lab_settings)} settings, {len(chunk_texts)} chunks, {len(lab.questions)} questions"
 
     with log.stage("evaluate") as stage:
         golden = [q for q in questions if q.set == "golden"]
@@ -97,23 +105,20 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
         stage.summary = f"help center {tokens['help_center']['o200k']:,} tokens ({tokens['tokenizer']})"
 
     _, how = resolve_model()
-    model = {"name": "all-MiniLM-L6-v2", "source": how, "dimensions": 384, "normalized": True}
-    data = page_data(corpus, questions, runs, lab_settings, tokens, model)
-    data.update(rerank=rerank, rewrites=rewrites, worked_example=worked_example(corpus.worked_example))
-    for name, extra in extra_data(corpus, data).items():
-        if name in data:
-            raise ValueError(f"builder/extra_*.py: key '{name}' is already in the page's data")
-        data[name] = extra
+    model = {"name": settings.MODEL_LABEL, "source": how, "dimensions": settings.DIMENSIONS, "normalized": True,
+             "max_wordpieces": settings.MAX_WORDPIECES}
+    data = page_data(site, questions, runs, tokens, model)
+    data.update(rerank=rerank, rewrites=rewrites, worked_example=worked_example(content.worked_example),
+                evaluation=evaluation(corpus, data), rrf_example=rrf_example(runs, settings.RRF_K),
+                near_misses=near_misses(data["passages"], data["questions"]),
+                prompt_examples=prompt_examples(corpus), samples=sample_data(corpus, data))
+
+    with log.stage("labs") as stage:
+        data["labs"] = labs.lab_data(Build(site, data, vector_of))
+        chunks = sum(len(s["chunks"]) for s in data["labs"]["chunking"]["settings"])
+        stage.summary = f"{len(labs.LABS)} labs; chunking: {chunks} chunks"
     # `embedded` stays out of the data: it differs between a cold and a warm build.
-    return corpus, data, embedded
-
-
-def extra_data(corpus, data: dict) -> dict:
-    """Data a lab needs beyond the core: each builder/extra_<topic>.py has extra(corpus, data) -> dict."""
-    extras = {}
-    for module in sorted(m.name for m in pkgutil.iter_modules(builder.__path__) if m.name.startswith("extra_")):
-        extras.update(importlib.import_module(f"builder.{module}").extra(corpus, data))
-    return extras
+    return site, data, embedded
 
 
 def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = True) -> RenderedPage:
@@ -129,7 +134,7 @@ def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = Tru
 
 def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: bool = True) -> dict:
     log = StageLog()
-    corpus, data, embedded = compute(corpus_dir, cache_dir, log, strict=strict_claims)
+    site, data, embedded = compute(corpus_dir, cache_dir, log, strict=strict_claims)
     page = render(data, cache_dir, log, strict_claims=strict_claims)
     failed = [result for result in page.claims if not result.held]
     if failed:
@@ -140,14 +145,10 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: 
     try:
         with log.stage("write") as stage:
             staged.write("index.html", page.html)
-            staged.write("assets/app.js", minify_js(page.app_js))
-            for asset in sorted((SITE_SRC / "assets").iterdir()):
-                if asset.suffix == ".css":
-                    staged.write(f"assets/{asset.name}", minify_css(asset.read_text("utf-8")))
-                elif asset.is_file():
-                    staged.copy(asset, f"assets/{asset.name}")
+            for name, content in page.assets:
+                staged.write(name, content)
             staged.write("data/rag.json", to_json(data))
-            staged.write("corpus.html", render_corpus_page(corpus, data))
+            staged.write("corpus.html", render_corpus_page(site.corpus, data))
             stage.summary = "index.html, corpus.html, assets/, data/rag.json"
         staged.commit()
     except BaseException:
@@ -163,5 +164,7 @@ def list_claims(corpus_dir: Path, cache_dir: Path) -> int:
     log = StageLog()
     _, data, _ = compute(corpus_dir, cache_dir, log, strict=False)
     page = render(data, cache_dir, log, strict_claims=False)
+    from builder.page.claims import claim_report
+
     print(claim_report(page.claims))
     return 0 if all(result.held for result in page.claims) else 1

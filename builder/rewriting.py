@@ -1,10 +1,56 @@
-"""Query rewriting, made real: hand-written rewrites (as a model would write them), searched
-with the same retrievers, and for multi-query, the rewrites' lists fused with RRF."""
+"""Query rewriting, made real: hand-written rewrites from corpus/rewrites.yaml (as a model
+would write them), searched with the same retrievers, and for multi-query, the rewrites'
+lists fused with RRF.
 
+Example: rewrite_texts([Rewrite("r1", "expansion", "refund?", ("refund policy",), "refund-new", "", 3)])
+         -> ['refund?', 'refund policy']
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.corpus_files import yaml_list
 from engine.evaluate import rank_of
+from engine.fields import check_id, required_str
 from engine.fusion import rrf
+from engine.problems import ProblemLog
 
-from builder.retrieval import RRF_K, round_score
+from builder.search import round_score
+
+REWRITE_KINDS = ("follow-up", "expansion", "multi-query")
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    id: str
+    kind: str
+    original: str
+    rewrites: tuple[str, ...]
+    answer_id: str
+    context: str
+    line: int
+
+
+def load_rewrites(path: Path, out: ProblemLog) -> list[Rewrite]:
+    rewrites = []
+    for record in yaml_list(path, out):
+        line = record["__line__"]
+        rewrite_id = check_id(record.get("id"), path, line, "id", out)
+        kind = required_str(record, "kind", path, rewrite_id, out)
+        if kind is not None and kind not in REWRITE_KINDS:
+            out.add(path, line, rewrite_id, "kind", f"is '{kind}'", f"use one of {', '.join(REWRITE_KINDS)}")
+            kind = None
+        original = required_str(record, "original", path, rewrite_id, out)
+        answer = required_str(record, "answer", path, rewrite_id, out)
+        raw = record.get("rewrites")
+        if not isinstance(raw, list) or not raw or not all(isinstance(r, str) and r.strip() for r in raw):
+            out.add(path, line, rewrite_id, "rewrites", "is not a list of questions", "write rewrites: [first, …]")
+            continue
+        context = str(record.get("context") or "")
+        if None not in (rewrite_id, kind, original, answer):
+            rewrites.append(Rewrite(rewrite_id, kind, original, tuple(raw), answer, context, line))
+    return rewrites
+
 
 
 def rewrite_texts(rewrites) -> list[str]:
@@ -20,7 +66,7 @@ def rewrite_record(rewrite, search) -> dict:
         after = after_runs[0]["hybrid"]
     else:
         after = [(pid, round_score(score)) for pid, score in
-                 rrf([[pid for pid, _ in run["hybrid"]] for run in after_runs], k=RRF_K)]
+                 rrf([[pid for pid, _ in run["hybrid"]] for run in after_runs])]
 
     def ranks(run):
         return {name: rank_of([pid for pid, _ in ranking], rewrite.answer_id) for name, ranking in run.items()}

@@ -1,5 +1,7 @@
 """Search every question the page shows with both retrievers, fuse, and measure.
 
+Example: recall_table({"g01": {"bm25": 2, "dense": 1, "hybrid": 1}})["bm25"]["1"] -> [0, 1]
+
 Pure functions over the corpus and precomputed vectors: no model here.
 """
 
@@ -10,10 +12,8 @@ import numpy as np
 from engine.bm25 import BM25
 from engine.evaluate import rank_of, recall_at_k
 from engine.fusion import rrf
+from engine.settings import FUSION_DEPTH, RECALL_KS, RRF_K
 
-HYBRID_DEPTH = 8  # each retriever's top 8 goes into the fusion
-RRF_K = 60
-RECALL_KS = (1, 3, 5)
 RETRIEVERS = ("bm25", "dense", "hybrid")
 
 
@@ -46,7 +46,7 @@ def bm25_ranking(ids: list[str], index: BM25, query: str) -> list[tuple[str, flo
 
 
 def hybrid_ranking(dense: list[tuple[str, float]], bm25: list[tuple[str, float]]) -> list[tuple[str, float]]:
-    lists = [[pid for pid, _ in dense[:HYBRID_DEPTH]], [pid for pid, _ in bm25[:HYBRID_DEPTH]]]
+    lists = [[pid for pid, _ in dense[:FUSION_DEPTH]], [pid for pid, _ in bm25[:FUSION_DEPTH]]]
     return [(pid, round_score(score)) for pid, score in rrf(lists, k=RRF_K)]
 
 

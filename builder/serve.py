@@ -319,9 +319,8 @@ def changed_files(before: dict, after: dict) -> list[str]:
 def describe_error(error: BaseException) -> str:
     """The error as an author needs it: known build errors as their message, others with
     the last lines of their traceback (a template error names its file and line there)."""
-    from builder.claims import ClaimFailed
-    from builder.prose import ProseError
-    from builder.samples import SampleError
+    from builder.page.claims import ClaimFailed
+    from builder.page.errors import ProseError, SampleError
     from engine.problems import CorpusError
 
     if isinstance(error, (CorpusError, ClaimFailed, ProseError, SampleError)):

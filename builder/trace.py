@@ -7,9 +7,10 @@ from engine.bm25 import BM25, unique_terms
 from engine.corpus import load_corpus
 from engine.dense import model_fingerprint
 from engine.evaluate import rank_of
+from engine.settings import BM25_B, BM25_K1, FUSION_DEPTH, MODEL_LABEL, RRF_K
 
 from builder.embed_cache import EmbeddingCache
-from builder.retrieval import HYBRID_DEPTH, Question, run_question
+from builder.search import Question, run_question
 
 
 def run(question: str, corpus_dir: Path, cache_dir: Path, top: int = 8) -> None:
@@ -31,16 +32,16 @@ def run(question: str, corpus_dir: Path, cache_dir: Path, top: int = 8) -> None:
     def mark(pid: str) -> str:
         return "  <- answer" if pid == answer else ""
 
-    print(f"\nDense (all-MiniLM-L6-v2, cosine), top {top}:")
+    print(f"\nDense ({MODEL_LABEL}, cosine), top {top}:")
     for rank, (pid, score) in enumerate(runs["dense"][:top], start=1):
         print(f"  {rank:>2}. {score:7.4f}  {pid}{mark(pid)}")
-    print(f"\nBM25 (k1=1.2, b=0.75), top {top}, with each term's share:")
+    print(f"\nBM25 (k1={BM25_K1}, b={BM25_B}), top {top}, with each term's share:")
     for rank, (pid, score) in enumerate(runs["bm25"][:top], start=1):
         parts = ", ".join(f"{c.term} {c.score:.3f}" for c in index.explain(question, ids.index(pid)) if c.tf)
         print(f"  {rank:>2}. {score:7.4f}  {pid}{mark(pid)}   [{parts}]")
     if not runs["bm25"]:
         print("  (no passage shares a term with the question)")
-    print(f"\nHybrid (RRF, k=60, each retriever's top {HYBRID_DEPTH}):")
+    print(f"\nHybrid (RRF, k={RRF_K}, each retriever's top {FUSION_DEPTH}):")
     for rank, (pid, score) in enumerate(runs["hybrid"][:top], start=1):
         print(f"  {rank:>2}. {score:7.4f}  {pid}{mark(pid)}")
     if answer:

@@ -2,7 +2,7 @@
 
 from collections import OrderedDict
 
-from builder.templates import environment
+from builder.page.templates import environment
 
 
 def documents(corpus) -> list[dict]:

@@ -6,6 +6,10 @@ these calls over the build's data, never a number typed by hand.
     {{ score('upload-4021', 'dense', 'err-4021')|num(3) }}
     {{ top('okta-login', 'bm25') }}             the id ranked first
     {{ recall('hybrid', 3) }}                   hits out of the golden set at k = 3
+    {{ tracer('api-rate-limit').sent }}         a traced question's record: the passages its prompt carries…
+    {{ data.labs.winners.counts.all.dense }}    anything else the build computed, by its key in the data
+
+Example: Facts(data).rank('upload-4021', 'bm25') -> 1
 """
 
 from engine.evaluate import rank_of
@@ -81,6 +85,12 @@ class Facts:
     def passage(self, passage: str) -> dict:
         return self.passages[passage]
 
+    def tracer(self, tracer_id: str) -> dict:
+        for record in self.data["tracers"]:
+            if record["id"] == tracer_id:
+                return record
+        raise KeyError(f"no tracer '{tracer_id}' (have: {', '.join(t['id'] for t in self.data['tracers'])})")
+
     def recall(self, retriever: str, k: int) -> int:
         return self.data["recall"][retriever][str(k)][0]
 
@@ -90,6 +100,7 @@ class Facts:
         return {
             "data": self.data, "run": self.run, "ids": self.ids, "rank": self.rank, "score": self.score,
             "top": self.top, "question": self.question, "passage": self.passage, "recall": self.recall,
+            "tracer": self.tracer, "settings": self.data["settings"],
             "n_golden": len(golden), "n_paraphrases": sum(q["paraphrase"] for q in golden),
             "n_passages": len(self.passages), "tokens": self.data["tokens"], "words": Box(WORDS),
         }

@@ -1,17 +1,30 @@
-"""The page's figures, each drawn from the build's data by builder/figures.py.
-A section names one with {{ figure("name") }}.
+"""The page's figures, each drawn from the build's data. A section names one with
+{{ figure("name") }}; FIGURES lists them all.
 
-Figures of sections 1-3 are here; each later part of the page keeps its own in a module
-`builder/figures_<topic>.py` with a FIGURES dict, collected below.
+Diagrams and bar charts are inline SVG drawn by builder/page/draw.py; two figures are code:
+a request shown but not run, and the illustrative reply it asks for.
+
+Example: FIGURES["pipeline"](facts) -> '<figure class="figure" id="fig-pipeline">…'
 """
 
-import importlib
-import pkgutil
+import json
 
-import builder
-from builder.figures import flow
+from markupsafe import Markup
 
-PREVIEW = "upload-4021"  # the question the pipeline figure follows
+from builder.page.draw import flow, score_bars
+from builder.page.errors import SampleError
+from builder.page.highlight import JsonLexer, PythonLexer, highlight
+from builder.page.samples import SAMPLES
+
+PREVIEW = "upload-4021"     # the question the pipeline figures follow
+SCALES_QUESTION = "upload-4021"
+SCALES_SHOWN = 4            # each retriever's best few, on one axis
+MISMATCH = "g30"            # the golden question that shares (almost) no word with its passage
+MISMATCH_SHOWN = 4          # BM25's best few, drawn above the right passage
+# Shown, compiled, never run (it needs an API key): a subfolder, so the sample runner and
+# tests/site/test_samples.py, which take only site_src/samples/*.py, never execute it.
+NOT_RUN = SAMPLES / "not-run"
+REPLY_TRACER = "refund-three-weeks"
 
 
 def three_steps(facts) -> str:
@@ -54,6 +67,80 @@ def pipeline(facts) -> str:
         f"the first passage each retriever returned in this build.")
 
 
-FIGURES = {"three-steps": three_steps, "pipeline": pipeline}
-for _module in sorted(m.name for m in pkgutil.iter_modules(builder.__path__) if m.name.startswith("figures_")):
-    FIGURES.update(importlib.import_module(f"builder.{_module}").FIGURES)
+def score_scales(facts) -> str:
+    """Dense and BM25 scores of one question on one axis: the two scales side by side."""
+    q = facts.question(SCALES_QUESTION)
+    answer = q["answer"]
+    rows = [(f"dense {i} · {pid}", score, pid == answer)
+            for i, (pid, score) in enumerate(facts.run(SCALES_QUESTION, "dense")[:SCALES_SHOWN], start=1)]
+    rows += [(f"BM25 {i} · {pid}", score, pid == answer)
+             for i, (pid, score) in enumerate(facts.run(SCALES_QUESTION, "bm25")[:SCALES_SHOWN], start=1)]
+    return score_bars(
+        "fig-score-scales", f"Dense and BM25 scores for “{q['text']}” on one axis", rows,
+        Markup("Each retriever's top {} for “{}”, drawn to the same scale. Cosine similarities "
+               "stay below 1; BM25 scores have no upper bound. The right passage, <code>{}</code>, "
+               "is highlighted where it appears.").format(SCALES_SHOWN, q["text"], answer),
+        digits=3)
+
+
+def vocab_mismatch(facts) -> str:
+    q = facts.question(MISMATCH)
+    answer = q["answer"]
+    bm25 = facts.run(MISMATCH, "bm25")
+    rank = facts.rank(MISMATCH, "bm25")
+    rows = [(f"{i} · {pid}", score, pid == answer) for i, (pid, score) in enumerate(bm25[:MISMATCH_SHOWN], start=1)]
+    if rank is None or rank > MISMATCH_SHOWN:
+        rows.append((f"{rank} · {answer}" if rank else f"– · {answer}", facts.score(MISMATCH, "bm25", answer), True))
+    return score_bars(
+        "fig-vocab-mismatch", f"BM25 scores for “{q['text']}”",
+        rows,
+        Markup("BM25's first {} results for “{}” and, highlighted, the passage that answers it, "
+               "<code>{}</code>, at rank {} of the {} passages that share a word with the question. "
+               "Dense search ranks it {}.").format(MISMATCH_SHOWN, q["text"], answer, rank, len(bm25),
+                                                  facts.rank(MISMATCH, "dense")), digits=3)
+
+
+def structured_request(facts) -> Markup:
+    path = NOT_RUN / "structured_output.py"
+    source = path.read_text("utf-8")
+    try:
+        compile(source, str(path), "exec")
+    except SyntaxError as error:
+        raise SampleError(f"{path}:{error.lineno}: {error.msg} (it is shown on the page, though not run)") from error
+    code = highlight(source, PythonLexer())
+    base = "sample-structured-output"
+    return Markup(
+        '<figure class="sample sample-not-run" id="{0}" aria-label="Code sample: a structured-output request, not run">'
+        '<p class="sample-caption"><span class="not-run-label">Not run: needs an API key</span> '
+        'Asking for structured claims, and checking the reply before reading it.</p>'
+        '<div class="sample-bar"><div class="sample-tabs" role="tablist" aria-label="Language">'
+        '<button type="button" role="tab" id="{0}-py-tab" aria-controls="{0}-py" aria-selected="true" tabindex="0" '
+        'data-lang="py">Python</button></div>'
+        '<button type="button" class="copy" aria-label="Copy the code">Copy</button></div>'
+        '<div class="sample-code" role="tabpanel" id="{0}-py" aria-labelledby="{0}-py-tab" data-lang="py">'
+        '<pre tabindex="0"><code>{1}</code></pre></div>'
+        '<figcaption class="sample-output"><p class="not-run-label">Not run</p>'
+        '<p class="not-run-text">The build compiles this program but never sends the request: no language model '
+        'runs for this page. Its checks are tested offline on made-up responses.</p></figcaption></figure>'
+    ).format(base, code)
+
+
+def structured_reply(facts) -> Markup:
+    tracer = next(t for t in facts.data["tracers"] if t["id"] == REPLY_TRACER)
+    reply = {"answer": tracer["answer_text"],
+             "claims": [{"text": c["text"], "source_id": c["source"], "quote": c["quote"]} for c in tracer["claims"]]}
+    text = json.dumps(reply, indent=2, ensure_ascii=False)
+    return Markup(
+        '<div class="illustrative structured-reply"><p class="illustrative-label">Illustrative · a reply in that shape, '
+        'written by hand</p><pre class="highlight" tabindex="0"><code>{}</code></pre></div>'
+    ).format(highlight(text, JsonLexer()))
+
+
+FIGURES = {
+    "three-steps": three_steps,
+    "pipeline": pipeline,
+    "score-scales": score_scales,
+    "vocab-mismatch": vocab_mismatch,
+    "structured-request": structured_request,
+    "structured-reply": structured_reply,
+}

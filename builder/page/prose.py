@@ -1,7 +1,7 @@
 """Render one section of the page: Jinja over the build's data, then Markdown.
 
 A section file is `sections/NN-slug.md`: its first line `# Title`, then prose. In the prose:
-- `{{ … }}` names a number through builder/facts.py (escaped like any text);
+- `{{ … }}` names a number through builder/page/facts.py (escaped like any text);
 - `{% claim "check" %}…{% endclaim %}` wraps a sentence whose check the build evaluates;
 - `[[term]]` or `[[term|shown words]]` marks a glossary term (the wiki convention);
 - `{{ math("latex") }}`, `{{ sample("name") }}`, `{{ figure("name") }}`, `{{ lab("name") }}`
@@ -19,15 +19,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateSynta
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from builder.claims import ClaimExtension, ClaimFailed
-from builder.template_cache import bytecode_cache, from_string_cached
+from builder.page.claims import ClaimExtension, ClaimFailed
+from builder.page.errors import ProseError
+from builder.page.glossary import GlossaryLinks
+from builder.page.template_cache import bytecode_cache, from_string_cached
+from builder.page.templates import SITE_SRC
 
-TERM = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
 FRAGMENT = re.compile(r"<!--fragment:(\d+)-->")
-
-
-class ProseError(Exception):
-    pass
 
 
 @dataclass
@@ -61,28 +59,6 @@ class Fragments:
     def restore(self, html: str) -> str:
         html = re.sub(r"<p>\s*(<!--fragment:\d+-->)\s*</p>", r"\1", html)
         return FRAGMENT.sub(lambda m: self.blocks[int(m.group(1))], html)
-
-
-class GlossaryLinks:
-    def __init__(self, glossary: list[dict]):
-        self.by_name = {}
-        for entry in glossary:
-            for name in (entry["slug"], entry["term"], *entry["aliases"]):
-                self.by_name[name.lower()] = entry
-        self.used: set[str] = set()
-
-    def replace(self, text: str, where: str) -> str:
-        def link(match: re.Match) -> str:
-            name, shown = match.group(1), match.group(2) or match.group(1)
-            entry = self.by_name.get(name.strip().lower())
-            if entry is None:
-                line = text[:match.start()].count("\n") + 1
-                raise ProseError(f"{where}:~{line}: glossary term '{name}' is not in corpus/glossary.yaml "
-                                 f"(fix: add it there, or write [[existing term|{shown}]])")
-            self.used.add(entry["slug"])
-            return f'<a class="term" href="#term-{entry["slug"]}" data-term="{entry["slug"]}">{shown}</a>'
-
-        return TERM.sub(link, text)
 
 
 def template_line(error: Exception) -> str:
@@ -137,7 +113,7 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
 
 
 def prose_environment(claims) -> Environment:
-    env = Environment(loader=FileSystemLoader(str(Path(__file__).resolve().parent.parent / "site_src")),
+    env = Environment(loader=FileSystemLoader(str(SITE_SRC)),
                       autoescape=True, undefined=StrictUndefined, extensions=[ClaimExtension],
                       keep_trailing_newline=True, bytecode_cache=bytecode_cache())
     env.globals["_claims"] = claims

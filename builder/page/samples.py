@@ -12,17 +12,15 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import JavascriptLexer, PythonLexer
 from markupsafe import Markup, escape
+from pygments.lexers import JavascriptLexer, PythonLexer
 
-SAMPLES = Path(__file__).resolve().parent.parent / "site_src" / "samples"
+from builder.page.errors import SampleError
+from builder.page.highlight import highlight, tokens
+from builder.page.templates import SITE_SRC
+
+SAMPLES = SITE_SRC / "samples"
 TIMEOUT_SECONDS = 60
-
-
-class SampleError(Exception):
-    pass
 
 
 @dataclass
@@ -53,8 +51,11 @@ def run_python(name: str, cache_dir: Path, samples_dir: Path = SAMPLES) -> Sampl
     return SampleRun(name, result.stdout, False)
 
 
-def _code(source: str, lexer) -> Markup:
-    return Markup(highlight(source, lexer, HtmlFormatter(nowrap=True)))
+def twin_tokens(samples_dir: Path = SAMPLES) -> dict[str, list[list[str]]]:
+    """Every JavaScript twin, coloured (builder/page/highlight.py), for assets/samples.js: the
+    page draws a twin only when a reader picks JavaScript, so its code is not in the HTML."""
+    return {path.stem: tokens(path.read_text("utf-8").rstrip("\n") + "\n", JavascriptLexer())
+            for path in sorted(samples_dir.glob("*.js"))}
 
 
 def render_sample(name: str, run: SampleRun, caption: str = "", samples_dir: Path = SAMPLES) -> Markup:
@@ -63,19 +64,19 @@ def render_sample(name: str, run: SampleRun, caption: str = "", samples_dir: Pat
     js_path = samples_dir / f"{name}.js"
     if not js_path.is_file():
         raise SampleError(f"sample '{name}' has no JavaScript twin {js_path} (fix: write it; it must print the same)")
-    js = js_path.read_text("utf-8")
     base = f"sample-{name.replace('_', '-')}"
     tabs = []
-    panels = []
-    for index, (lang, label, source, lexer) in enumerate((("py", "Python", py, PythonLexer()),
-                                                           ("js", "JavaScript", js, JavascriptLexer()))):
+    for index, (lang, label) in enumerate((("py", "Python"), ("js", "JavaScript"))):
         selected = index == 0
         tabs.append(Markup('<button type="button" role="tab" id="{0}-{1}-tab" aria-controls="{0}-{1}" '
                            'aria-selected="{2}" tabindex="{3}" data-lang="{1}">{4}</button>').format(
             base, lang, "true" if selected else "false", "0" if selected else "-1", label))
-        panels.append(Markup('<div class="sample-code" role="tabpanel" id="{0}-{1}" aria-labelledby="{0}-{1}-tab" '
-                             'data-lang="{1}"{2}><pre tabindex="0"><code>{3}</code></pre></div>').format(
-            base, lang, Markup("") if selected else Markup(" hidden"), _code(source, lexer)))
+    # The Python panel holds its code; the JavaScript one is filled from assets/samples.js the
+    # first time a reader picks JavaScript (site_src/runtime/samples.js).
+    panels = [Markup('<div class="sample-code" role="tabpanel" id="{0}-py" aria-labelledby="{0}-py-tab" '
+                     'data-lang="py"><pre tabindex="0"><code>{1}</code></pre></div>').format(base, highlight(py, PythonLexer())),
+              Markup('<div class="sample-code" role="tabpanel" id="{0}-js" aria-labelledby="{0}-js-tab" '
+                     'data-lang="js" data-sample="{1}" hidden><pre tabindex="0"><code></code></pre></div>').format(base, name)]
     caption_html = Markup('<p class="sample-caption">{}</p>').format(caption) if caption else Markup("")
     return Markup(
         '<figure class="sample" id="{0}" aria-label="Code sample {1}">{2}'

@@ -5,7 +5,7 @@ a second per build; loading their compiled code costs milliseconds. The cache fo
 own FileSystemBytecodeCache (atomic writes, a checksum of the source in every entry, entries
 of another Python version ignored) and adds one safeguard: the key mixes in everything besides
 the source that shapes the compiled code (the Jinja version, the environment's syntax options,
-the source of its extensions such as builder/claims.py), so editing the claim extension or an
+the source of its extensions such as builder/page/claims.py), so editing the claim extension or an
 option never reuses stale code.
 
 Example: env = Environment(bytecode_cache=bytecode_cache()); from_string_cached(env, "{{ x }}", "demo")
@@ -20,7 +20,7 @@ from pathlib import Path
 import jinja2
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
 
-CACHE_DIR = Path(__file__).resolve().parent.parent / ".cache" / "jinja"
+CACHE_DIR = Path(__file__).resolve().parents[2] / ".cache" / "jinja"
 CACHE_ENV = "RAG_EXPLAINER_TEMPLATE_CACHE"  # another folder, e.g. an empty one for a cold benchmark
 
 

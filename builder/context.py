@@ -1,0 +1,25 @@
+"""What the build's stages computed before the labs run, handed to each lab's data step.
+
+Example: a lab's data(build) reads build.data["runs"]["upload-4021"]["dense"][0] -> ["err-4290", 0.61…]
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from builder.site import Site
+
+
+@dataclass
+class Build:
+    site: Site                 # the corpus and the page's content
+    data: dict                 # the page's core data so far (builder/core_data.py)
+    vector_of: dict[str, np.ndarray] = field(default_factory=dict)  # every embedded text -> its vector
+
+    @property
+    def corpus(self):
+        return self.site.corpus
+
+    @property
+    def content(self):
+        return self.site.content

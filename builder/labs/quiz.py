@@ -1,0 +1,60 @@
+"""Check yourself: the quiz of corpus/quiz.yaml, one question per big idea, each explanation
+pointing back to its section. Without JavaScript every answer sits in a details element.
+
+The lab's parts: site_src/labs/quiz/ (lab.html, lab.js, lab.css) and tests/labs/test_quiz.py.
+
+Example: data(build)["questions"][0]["answer"] -> the index of its right choice
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.corpus_files import yaml_list
+from engine.fields import check_id, required_str
+from engine.problems import ProblemLog
+
+from builder.page.templates import section_index
+
+NAME = "quiz"
+STATE = {}  # nothing chosen yet
+
+
+@dataclass(frozen=True)
+class QuizQuestion:
+    id: str
+    section: str
+    question: str
+    choices: tuple[str, ...]
+    answer: int
+    explanation: str
+
+
+def load_quiz(path: Path, out: ProblemLog, sections: tuple[str, ...]) -> list[QuizQuestion]:
+    quiz = []
+    for record in yaml_list(path, out):
+        line = record["__line__"]
+        quiz_id = check_id(record.get("id"), path, line, "id", out)
+        section = required_str(record, "section", path, quiz_id, out)
+        if section is not None and section not in sections:
+            out.add(path, line, quiz_id, "section", f"is '{section}'", f"use one of {', '.join(sections)}")
+            section = None
+        question = required_str(record, "question", path, quiz_id, out)
+        explanation = required_str(record, "explanation", path, quiz_id, out)
+        choices = record.get("choices")
+        answer = record.get("answer")
+        if not isinstance(choices, list) or len(choices) < 2:
+            out.add(path, line, quiz_id, "choices", "needs at least two choices", "list them under 'choices:'")
+            continue
+        if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(choices):
+            out.add(path, line, quiz_id, "answer", f"'{answer}' is not the index of a choice",
+                    f"write the 0-based index of the right choice, 0 to {len(choices) - 1}")
+            continue
+        if None not in (quiz_id, section, question, explanation):
+            quiz.append(QuizQuestion(quiz_id, section, question, tuple(map(str, choices)), answer, explanation))
+    return quiz
+
+
+def data(build) -> dict:
+    return {"questions": [{"id": q.id, "section": q.section, "question": q.question, "choices": list(q.choices),
+                           "answer": q.answer, "explanation": q.explanation} for q in build.content.quiz],
+            "sections": section_index()}

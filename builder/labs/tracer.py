@@ -1,0 +1,17 @@
+"""One question, every stage: a tracer question's dense, BM25 and fused lists, the rerank, the
+passages its prompt carries, the illustrative answer with its citations, and the real
+citation check, side by side or one stage at a time. Everything is in the core data
+(runs, rerank, tracers); the data step sets how deep each list is shown.
+
+The lab's parts: site_src/labs/tracer/ (lab.html, lab.js, lab.css) and tests/labs/test_tracer.py.
+
+Example: data(build) -> {"depth": 5}
+"""
+
+NAME = "tracer"
+STATE = {"q": "upload-4021", "stage": "all"}  # the state the page opens on
+DEPTH = 5  # rows each ranked list shows
+
+
+def data(build) -> dict:
+    return {"depth": DEPTH}

@@ -1,0 +1,106 @@
+"""The files the page downloads besides index.html, and in what order their sources join.
+
+    assets/app.js           the runtime, loaded by every page: RUNTIME, in this order
+    assets/site.css         the stylesheet: STYLES, then each lab's lab.css in page order
+    assets/data.js          the build's data the labs read, loaded when the first lab starts
+    assets/labs/<name>.js   one lab's data and script, loaded when that lab starts
+    assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it
+    assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
+
+Every URL carries a hash of its content (?v=…), so a browser never mixes files of two builds.
+index.html lists them in <script id="rag-assets"> for the runtime (site_src/runtime/loader.js).
+
+Example: runtime_source().startswith("/* dom.js") -> True
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+from builder.labs import LABS, browser_data
+from builder.page.minify import minify_css, minify_js
+from builder.page.output import to_json
+from builder.page.samples import twin_tokens
+from builder.page.templates import LABS as LAB_SOURCES, SITE_SRC
+
+RUNTIME = ("dom.js", "format.js", "hash.js", "land.js", "loader.js", "page-data.js", "labs.js",
+           "toc.js", "glossary.js", "samples.js", "scrollers.js", "start.js")
+STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
+          "labs.css", "badges.css", "glossary.css", "corpus.css", "utilities.css")
+LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
+SHARED = ("engine",)          # site_src/scripts/<name>.js
+STATIC = ("favicon.svg",)     # site_src/assets/, copied as they are
+# Keys of the data that only the build reads (prose, figures, templates); the browser's copy
+# leaves them out. Each lab's part travels in that lab's own file.
+BUILD_ONLY_KEYS = frozenset({"labs", "glossary", "worked_example", "rewrites", "rrf_example", "near_misses",
+                             "samples", "prompt_examples"})
+
+
+def joined(folder: Path, names) -> str:
+    return "".join(f"/* {name} */\n{(folder / name).read_text('utf-8').rstrip()}\n\n" for name in names)
+
+
+def runtime_source() -> str:
+    return joined(SITE_SRC / "runtime", RUNTIME)
+
+
+def stylesheet_source() -> str:
+    labs = "".join(f"/* labs/{lab.NAME}/lab.css */\n{(LAB_SOURCES / lab.NAME / 'lab.css').read_text('utf-8').rstrip()}\n\n"
+                   for lab in LABS if (LAB_SOURCES / lab.NAME / "lab.css").is_file())
+    return joined(SITE_SRC / "styles", STYLES) + labs + joined(SITE_SRC / "styles", LAST_STYLES)
+
+
+def compact_runs(data: dict) -> dict:
+    """Each ranked list as [passage index, score] pairs; the runtime (page-data.js) turns them back."""
+    index = {passage["id"]: number for number, passage in enumerate(data["passages"])}
+    return {question: {retriever: [[index[pid], score] for pid, score in ranking] for retriever, ranking in run.items()}
+            for question, run in data["runs"].items()}
+
+
+def browser_core(data: dict) -> dict:
+    """What every lab may read: the data without the build-only keys, ranked lists compacted."""
+    return {key: value for key, value in data.items() if key not in BUILD_ONLY_KEYS} | {"runs": compact_runs(data)}
+
+
+def provide(name: str, value) -> str:
+    """A script that hands `value` to the runtime: RAG.provide(name, value)."""
+    return f"RAG.provide({json.dumps(name)},{to_json(value)});\n"
+
+
+def versioned(name: str, content: str | bytes) -> str:
+    raw = content.encode("utf-8") if isinstance(content, str) else content
+    return f"{name}?v={hashlib.sha256(raw).hexdigest()[:10]}"
+
+
+def runtime_script() -> str:
+    for name in RUNTIME:  # each file on its own, so an error names its line
+        minify_js((SITE_SRC / "runtime" / name).read_text("utf-8"), f"site_src/runtime/{name}")
+    return minify_js(runtime_source(), "site_src/runtime")
+
+
+def files(data: dict) -> list[tuple[str, str | bytes]]:
+    """(path under dist/, content) of every asset."""
+    found = [("assets/app.js", runtime_script()),
+             ("assets/site.css", minify_css(stylesheet_source())),
+             ("assets/data.js", provide("data", browser_core(data)))]
+    for lab in LABS:
+        script = (LAB_SOURCES / lab.NAME / "lab.js").read_text("utf-8")
+        own = browser_data(lab, data["labs"][lab.NAME])
+        found.append((f"assets/labs/{lab.NAME}.js",
+                      provide(f"lab:{lab.NAME}", own) + minify_js(script, f"site_src/labs/{lab.NAME}/lab.js")))
+    found.append(("assets/samples.js", provide("samples", twin_tokens())))
+    for name in SHARED:
+        found.append((f"assets/scripts/{name}.js", minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"),
+                                                             f"site_src/scripts/{name}.js")))
+    for name in STATIC:
+        found.append((f"assets/{name}", (SITE_SRC / "assets" / name).read_bytes()))
+    return found
+
+
+def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
+    """What page.html links and the runtime loads, each URL with its content's hash."""
+    url = {name: versioned(name, content) for name, content in assets}
+    return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
+            "samples": url["assets/samples.js"],
+            "labs": {lab.NAME: url[f"assets/labs/{lab.NAME}.js"] for lab in LABS},
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in SHARED}}

@@ -1,0 +1,65 @@
+"""The glossary: every term the page explains, from corpus/glossary.yaml, and the links the
+prose makes to it. `[[term]]` or `[[term|shown words]]` in a section becomes a link to the
+term's definition, which the runtime opens as a popover; a term missing from the glossary
+stops the build, naming the section and the line.
+
+Example: GlossaryLinks([{"term": "BM25", "slug": "bm25", "definition": "…", "aliases": []}])
+         .replace("[[BM25|keyword search]]", "s.md") -> '<a class="term" href="#term-bm25" data-term="bm25">keyword search</a>'
+"""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.corpus_files import yaml_list
+from engine.fields import check_id, required_str
+from engine.problems import ProblemLog
+
+from builder.page.errors import ProseError
+
+TERM = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    term: str
+    slug: str
+    definition: str
+    aliases: tuple[str, ...]
+
+
+def load_glossary(path: Path, out: ProblemLog) -> list[GlossaryEntry]:
+    entries = []
+    for record in yaml_list(path, out):
+        term = required_str(record, "term", path, None, out)
+        slug = check_id(record.get("slug"), path, record["__line__"], "slug", out)
+        definition = required_str(record, "definition", path, slug, out)
+        aliases = record.get("aliases") or []
+        if not isinstance(aliases, list):
+            out.add(path, record["__line__"], slug, "aliases", "is not a list", "write aliases: [first, second]")
+            aliases = []
+        if None not in (term, slug, definition):
+            entries.append(GlossaryEntry(term, slug, definition, tuple(str(a) for a in aliases)))
+    return entries
+
+
+class GlossaryLinks:
+    def __init__(self, glossary: list[dict]):
+        self.by_name = {}
+        for entry in glossary:
+            for name in (entry["slug"], entry["term"], *entry["aliases"]):
+                self.by_name[name.lower()] = entry
+        self.used: set[str] = set()
+
+    def replace(self, text: str, where: str) -> str:
+        def link(match: re.Match) -> str:
+            name, shown = match.group(1), match.group(2) or match.group(1)
+            entry = self.by_name.get(name.strip().lower())
+            if entry is None:
+                line = text[:match.start()].count("\n") + 1
+                raise ProseError(f"{where}:~{line}: glossary term '{name}' is not in corpus/glossary.yaml "
+                                 f"(fix: add it there, or write [[existing term|{shown}]])")
+            self.used.add(entry["slug"])
+            return f'<a class="term" href="#term-{entry["slug"]}" data-term="{entry["slug"]}">{shown}</a>'
+
+        return TERM.sub(link, text)

@@ -1,0 +1,63 @@
+"""Load everything the page is built from: the engine's corpus (help center, readers, golden
+set, tracers) and the page's own content, which the engine never reads (the glossary, the
+query rewrites, the BM25 worked example, and the files of the chunking, injection and quiz
+labs). Every problem in any file is reported at once, as one CorpusError.
+
+Example: load_site("corpus").content.glossary[0].term -> 'ACL'
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.corpus import Corpus, corpus_root, read_corpus
+from engine.problems import ProblemLog
+from engine.validate import check_unique, missing_passage
+
+from builder import rewriting, worked_example
+from builder.labs import chunking, injection, quiz
+from builder.page import glossary
+from builder.page.templates import section_slugs
+
+
+@dataclass(frozen=True)
+class Content:
+    glossary: tuple
+    rewrites: tuple
+    worked_example: object
+    chunking_page: object
+    injection: object
+    quiz: tuple
+
+
+@dataclass(frozen=True)
+class Site:
+    corpus: Corpus
+    content: Content
+
+
+def read_content(root: Path, corpus: Corpus, out: ProblemLog) -> Content:
+    content = Content(
+        glossary=tuple(glossary.load_glossary(root / "glossary.yaml", out)),
+        rewrites=tuple(rewriting.load_rewrites(root / "rewrites.yaml", out)),
+        worked_example=worked_example.load_worked_example(root / "worked-example.yaml", out),
+        chunking_page=chunking.load_page(root / "chunking-lab.md", out),
+        injection=injection.load_answers(root / "injection.yaml", out),
+        quiz=tuple(quiz.load_quiz(root / "quiz.yaml", out, section_slugs())),
+    )
+    for rewrite in content.rewrites:
+        missing_passage(corpus, out, root / "rewrites.yaml", rewrite.line, rewrite.id, "answer", rewrite.answer_id)
+    check_unique(out, root / "glossary.yaml", [(g.slug, None, g.slug) for g in content.glossary],
+                 "slug", "give each glossary term its own slug")
+    check_unique(out, root / "quiz.yaml", [(q.id, None, q.id) for q in content.quiz],
+                 "id", "give each quiz question its own id")
+    return content
+
+
+def load_site(path: str | Path) -> Site:
+    """The corpus and the page's content under `path`; raises CorpusError listing every problem."""
+    root = corpus_root(path)
+    out = ProblemLog(root)
+    corpus = read_corpus(root, out)
+    content = read_content(root, corpus, out)
+    out.raise_if_any()
+    return Site(corpus, content)
