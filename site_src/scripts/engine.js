@@ -14,9 +14,11 @@
   }
 
   // bm25.py: Lucene's BM25 over an inverted index.
+  // k1 and b come from the build's data (data.settings.bm25), their one home being engine/settings.py.
   function BM25(texts, k1, b) {
-    this.k1 = k1 === undefined ? 1.2 : k1;
-    this.b = b === undefined ? 0.75 : b;
+    if (typeof k1 !== "number" || typeof b !== "number") throw new TypeError("BM25(texts, k1, b): give k1 and b from data.settings.bm25");
+    this.k1 = k1;
+    this.b = b;
     this.lengths = [];
     this.postings = new Map();
     texts.forEach((text, index) => {
@@ -65,7 +67,7 @@
 
   // fusion.py: reciprocal rank fusion; ties keep first-seen order.
   function rrf(rankedLists, k) {
-    k = k === undefined ? 60 : k;
+    if (typeof k !== "number") throw new TypeError("rrf(lists, k): give k from data.settings.rrf_k");
     const terms = new Map();
     for (const ranked of rankedLists) {
       ranked.forEach((id, i) => {

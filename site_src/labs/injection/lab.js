@@ -1,119 +1,77 @@
-/* lab-injection.js: run the output guardrail on any answer, live.
- *
- * The two illustrative answers and their verdicts are rendered by the build (Python's
- * engine/guardrail.py). This script only drives the editor: RAG.engine.checkOutput, the
- * JavaScript twin of check_output, with the build's own patterns and allowed hosts.
- */
-(function () {
-  "use strict";
+/* The prompt-injection demo (lab.html draws its default). The poisoned passage and the two
+ * illustrative answers with their verdicts are the build's (engine/guardrail.py) and never
+ * change; this script draws the editor, where RAG.engine.checkOutput, the JavaScript twin of
+ * check_output, re-checks any answer with the build's own patterns and allowed hosts.
+ * State: {base, text?}: the answer the editor starts from ("ignored" or "obeyed") and, once
+ * the reader has edited it, the text in the box. */
 
-  var LABELS = { link: "outside link", email: "e-mail address", credentials: "asks for credentials" };
-
-  /** [[piece, kind|null]]: each finding's match cut out for highlighting (as builder/extra_measure.marked). */
-  function marked(text, findings) {
-    var spans = [];
-    findings.forEach(function (finding) {
-      var start = text.indexOf(finding.match);
+{  // a block: the helper stays out of the page's global scope
+  /** [[piece, kind or null]]: each finding's match cut out for highlighting, as
+   *  builder/labs/injection.py marked() cuts it. */
+  const markedPieces = (text, findings) => {
+    const spans = [];
+    for (const finding of findings) {
+      let start = text.indexOf(finding.match);
       while (start >= 0) {
-        var end = start + finding.match.length;
-        var free = spans.every(function (s) { return end <= s[0] || start >= s[1]; });
-        if (free) {
+        const end = start + finding.match.length;
+        if (spans.every(([from, to]) => end <= from || start >= to)) {
           spans.push([start, end, finding.kind]);
           break;
         }
         start = text.indexOf(finding.match, start + 1);
       }
-    });
-    spans.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
-    var pieces = [];
-    var at = 0;
-    spans.forEach(function (s) {
-      if (s[0] > at) pieces.push([text.slice(at, s[0]), null]);
-      pieces.push([text.slice(s[0], s[1]), s[2]]);
-      at = s[1];
-    });
+    }
+    spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const pieces = [];
+    let at = 0;
+    for (const [start, end, kind] of spans) {
+      if (start > at) pieces.push([text.slice(at, start), null]);
+      pieces.push([text.slice(start, end), kind]);
+      at = end;
+    }
     if (at < text.length) pieces.push([text.slice(at), null]);
     return pieces;
-  }
+  };
 
-  RAG.registerLab("injection", function (lab, data) {
-    var el = RAG.el;
-    var answers = data.injection.answers;
-    var engine = RAG.engine;
-    if (!engine || !engine.checkOutput) throw new Error("the guardrail's JavaScript twin (engine.js) is missing");
+  RAG.lab("injection", {
+    accept(next, ctx) {
+      if (!Object.hasOwn(ctx.own.answers, next.base)) return null;
+      const answer = ctx.own.answers[next.base];
+      // An unedited answer is just its base: the link stays short.
+      const edited = typeof next.text === "string" && next.text !== answer.text;
+      return edited ? { base: next.base, text: next.text } : { base: next.base };
+    },
 
-    var state = { base: lab.dataset.base, text: answers[lab.dataset.base].text };
-    var textarea = lab.querySelector('textarea[name="injection-text"]');
-    var radios = lab.querySelectorAll('input[name="injection-base"]');
-    var verdictBox = lab.querySelector(".editor-verdict");
-    var answerBox = lab.querySelector(".editor-result .answer-text");
-
-    function check(text) {
-      return engine.checkOutput(text, data.guardrail.patterns, data.guardrail.hosts);
-    }
-
-    function summaryOf(findings) { return findings.map(function (f) { return f.text; }).join("\n"); }
-
-    // The build already shows the default answer's verdict: redraw it (and make a screen
-    // reader announce it) only when it changes.
-    var lastVerdict = summaryOf(check(state.text));
-
-    function verdictNodes(findings) {
-      var n = findings.length;
-      var line = n
-        ? el("p", { class: "verdict" }, el("span", { class: "badge badge-fail" }, "blocked"), " " + n + " finding" + (n === 1 ? "" : "s"))
-        : el("p", { class: "verdict" }, el("span", { class: "badge badge-ok" }, "passes"), " nothing to block");
-      var list = n ? el("ul", { class: "findings" }, findings.map(function (f) { return el("li", null, f.text); })) : null;
-      return [line, list];
-    }
-
-    function render() {
-      Array.prototype.forEach.call(radios, function (r) { r.checked = r.value === state.base; });
-      if (textarea.value !== state.text) textarea.value = state.text;
-      var findings = check(state.text);
-      var summary = summaryOf(findings);
-      if (summary !== lastVerdict) {
-        RAG.replace(verdictBox, verdictNodes(findings));
-        lastVerdict = summary;
+    setup(ctx) {
+      if (!RAG.engine || !RAG.engine.checkOutput) throw new Error("the guardrail's JavaScript twin (engine.js) is missing");
+      const textarea = ctx.find('textarea[name="injection-text"]');
+      for (const radio of ctx.findAll('input[name="injection-base"]')) {
+        // Another starting answer replaces whatever was typed.
+        ctx.on(radio, "change", () => ctx.set({ base: radio.value, text: undefined }));
       }
-      RAG.replace(answerBox, marked(state.text, findings).map(function (piece) {
-        return piece[1]
-          ? el("mark", { class: "finding finding-" + piece[1], title: LABELS[piece[1]] }, piece[0])
-          : piece[0];
-      }));
-    }
+      ctx.on(textarea, "input", () => ctx.set({ text: textarea.value }, { announce: "later" }));
+    },
 
-    function save() {
-      var edited = state.text !== answers[state.base].text;
-      RAG.writeHashState("injection", edited ? { base: state.base, text: state.text } : { base: state.base });
-    }
+    draw(ctx) {
+      const { state, own } = ctx;
+      const text = state.text === undefined ? own.answers[state.base].text : state.text;
+      const findings = RAG.engine.checkOutput(text, ctx.data.guardrail.patterns, ctx.data.guardrail.hosts);
+      const n = findings.length;
 
-    function apply(values) {
-      if (answers[values.base]) {
-        state.base = values.base;
-        state.text = answers[values.base].text;
-      }
-      if (typeof values.text === "string") state.text = values.text;
-    }
+      for (const radio of ctx.findAll('input[name="injection-base"]')) radio.checked = radio.value === state.base;
+      const textarea = ctx.find('textarea[name="injection-text"]');
+      if (textarea.value !== text) textarea.value = text;  // leave the caret where the reader types
 
-    Array.prototype.forEach.call(radios, function (radio) {
-      radio.addEventListener("change", function () {
-        state.base = radio.value;
-        state.text = answers[radio.value].text;
-        save();
-        render();
-      });
-    });
-    textarea.addEventListener("input", function () {
-      state.text = textarea.value;
-      save();
-      render();
-    });
-    lab.addEventListener("rag:hashstate", function (event) { apply(event.detail); render(); });
+      RAG.replace(ctx.find(".editor-verdict"),
+        RAG.el("p", { class: "verdict" }, n
+          ? [RAG.el("span", { class: "badge badge-fail" }, "blocked"), ` ${RAG.plural(n, "finding")}`]
+          : [RAG.el("span", { class: "badge badge-ok" }, "passes"), " nothing to block"]),
+        n ? RAG.el("ul", { class: "findings" }, findings.map((f) => RAG.el("li", null, f.text))) : null);
+      RAG.replace(ctx.find(".editor-result .answer-text"), markedPieces(text, findings).map(([piece, kind]) =>
+        kind ? RAG.el("mark", { class: `finding finding-${kind}`, title: own.labels[kind] }, piece) : piece));
 
-    apply(RAG.readHashState("injection"));
-    render();
+      return n ? `The guardrail blocks this answer: ${findings.map((f) => f.text).join("; ")}.`
+        : "The guardrail lets this answer pass: nothing to block.";
+    },
   });
-
-  RAG.markFindings = marked;
-})();
+}

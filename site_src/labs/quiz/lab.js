@@ -1,133 +1,117 @@
-/* lab-quiz.js: Check yourself. The reader picks a choice and presses Check; only then does
- * the explanation appear, with a link back to its section. Committed answers live in the
- * URL (#lab-quiz?split-facts=0&why-rrf=1), so a shared link shows the same results.
- */
-(function () {
-  "use strict";
+/* Check yourself (lab.html draws its default: nothing picked). The reader picks a choice and
+ * presses Check; only then does the explanation appear, with a link back to its section.
+ * Check with nothing picked asks for a pick first; Try again clears an answer.
+ * State, one key per question (the link reads #lab-quiz?split-facts=0&picked.why-rrf=1):
+ *   <id>: the choice the reader checked (an index into its choices);
+ *   picked.<id>: the choice picked and not yet checked;
+ *   nudge: the question whose Check was pressed with nothing picked, while that lasts. */
+{  // a block: the helpers stay out of the page's global scope
+  const PICKED = "picked.";
 
-  RAG.registerLab("quiz", function (lab, data) {
-    var el = RAG.el;
-    var byId = {};
-    data.quiz.forEach(function (q) { byId[q.id] = q; });
-    var sections = {};
-    data.measure.sections.forEach(function (s) { sections[s.slug] = s; });
+  /** The index of one of q's choices, from a link's string or a number; null for anything else. */
+  const choiceOf = (q, value) => {
+    const text = String(value);
+    return /^\d+$/.test(text) && Number(text) < q.choices.length ? Number(text) : null;
+  };
 
-    // answers: quiz id -> committed choice; picked: quiz id -> choice not yet checked;
-    // nudge: the question whose Check was pressed with nothing picked.
-    var state = { answers: {}, picked: {}, nudge: null };
-    var items = Array.prototype.slice.call(lab.querySelectorAll("ol.quiz > li[data-quiz]"));
-    var status = lab.querySelector(".lab-status");
+  /** What a checked answer says: its verdict and choices, as the feedback shows them. */
+  const verdictOf = (q, chosen) => (chosen === q.answer ? `You chose: ${q.choices[chosen]}.`
+    : `You chose: ${q.choices[chosen]}. The answer: ${q.choices[q.answer]}.`);
 
-    function valid(id, value) {
-      var q = byId[id];
-      var n = Number(value);
-      return q && String(n) === String(value) && n >= 0 && n < q.choices.length;
-    }
+  RAG.lab("quiz", {
+    accept(next, ctx) {
+      const questions = ctx.own.questions;
+      const clean = {};
+      for (const q of questions) {
+        const chosen = choiceOf(q, next[q.id]);
+        if (chosen !== null) clean[q.id] = chosen;
+      }
+      for (const q of questions) {
+        const picked = choiceOf(q, next[PICKED + q.id]);
+        if (picked !== null && !(q.id in clean)) clean[PICKED + q.id] = picked;
+      }
+      const nudged = questions.find((q) => q.id === next.nudge);
+      if (nudged && !(nudged.id in clean) && !(PICKED + nudged.id in clean)) clean.nudge = nudged.id;
+      return clean;
+    },
 
-    function fromHash(values) {
-      var answers = {};
-      Object.keys(values).forEach(function (id) { if (valid(id, values[id])) answers[id] = Number(values[id]); });
-      state.answers = answers;
-      state.picked = {};
-      state.nudge = null;
-    }
-
-    function save() {
-      var out = {};
-      data.quiz.forEach(function (q) { if (q.id in state.answers) out[q.id] = state.answers[q.id]; });
-      RAG.writeHashState("quiz", out);
-    }
-
-    function backLink(slug) {
-      var s = sections[slug];
-      return el("a", { class: "quiz-back", href: "#" + slug },
-        s ? "Back to section " + s.number + ": " + s.title : "Back to the section");
-    }
-
-    function feedback(q, chosen) {
-      var right = chosen === q.answer;
-      return [
-        el("p", { class: "quiz-verdict" },
-          el("span", { class: right ? "badge badge-ok" : "badge badge-fail" }, right ? "right" : "not quite"), " ",
-          right ? "You chose: " + q.choices[chosen] + "."
-                : "You chose: " + q.choices[chosen] + ". The answer: " + q.choices[q.answer] + "."),
-        el("p", { class: "quiz-explanation" }, q.explanation),
-        el("p", null, backLink(q.section)),
-      ];
-    }
-
-    function render() {
-      var answered = 0;
-      var right = 0;
-      items.forEach(function (item) {
-        var q = byId[item.dataset.quiz];
-        var committed = q.id in state.answers;
-        var chosen = state.answers[q.id];
-        var shown = committed ? chosen : state.picked[q.id];
-        var radios = item.querySelectorAll('input[type="radio"]');
-        var button = item.querySelector(".quiz-check");
-        var box = item.querySelector(".quiz-feedback");
-        Array.prototype.forEach.call(radios, function (radio) {
-          radio.checked = Number(radio.value) === shown;
-          radio.disabled = committed;
-          var label = radio.closest("label");
-          label.classList.toggle("is-right", committed && Number(radio.value) === q.answer);
-          label.classList.toggle("is-wrong", committed && Number(radio.value) === chosen && chosen !== q.answer);
+    setup(ctx) {
+      ctx.feedbackShown = {};  // question id -> what its feedback box shows (the template's: nothing)
+      for (const item of ctx.findAll("ol.quiz > li[data-quiz]")) {
+        const id = item.dataset.quiz;
+        for (const radio of item.querySelectorAll('input[type="radio"]')) {
+          // A screen reader says which radio is checked; the pick itself needs no announcement.
+          ctx.on(radio, "change", () => ctx.set({ [PICKED + id]: radio.value }, { announce: false }));
+        }
+        ctx.on(item.querySelector(".quiz-check"), "click", () => {
+          const { state } = ctx;
+          if (id in state) {  // Try again: clear the answer and go back to the choices
+            ctx.set({ [id]: undefined });
+            item.querySelector('input[type="radio"]').focus();
+          } else if (PICKED + id in state) {
+            ctx.set({ [id]: state[PICKED + id], [PICKED + id]: undefined });
+          } else {
+            ctx.set({ nudge: id });
+          }
         });
-        button.textContent = committed ? "Try again" : "Check";
+      }
+    },
+
+    draw(ctx) {
+      const { state, own } = ctx;
+      const sections = Object.fromEntries(own.sections.map((s) => [s.slug, s]));
+      const byId = Object.fromEntries(own.questions.map((q) => [q.id, q]));
+      const said = [];
+      let answered = 0;
+      let right = 0;
+
+      for (const item of ctx.findAll("ol.quiz > li[data-quiz]")) {
+        const q = byId[item.dataset.quiz];
+        const committed = q.id in state;
+        const chosen = state[q.id];
+        const shown = committed ? chosen : state[PICKED + q.id];
+        for (const radio of item.querySelectorAll('input[type="radio"]')) {
+          const value = Number(radio.value);
+          radio.checked = value === shown;
+          radio.disabled = committed;
+          radio.closest("label").classList.toggle("is-right", committed && value === q.answer);
+          radio.closest("label").classList.toggle("is-wrong", committed && value === chosen && chosen !== q.answer);
+        }
+        item.querySelector(".quiz-check").textContent = committed ? "Try again" : "Check";
         item.classList.toggle("is-answered", committed);
         if (committed) {
           answered += 1;
           if (chosen === q.answer) right += 1;
         }
-        // Redraw a feedback box (a live region) only when what it says changes.
-        var key = committed ? "answer-" + chosen : state.nudge === q.id ? "nudge" : "";
-        if (box.dataset.shown !== key) {
-          box.dataset.shown = key;
-          if (committed) RAG.replace(box, feedback(q, chosen));
-          else if (key === "nudge") RAG.replace(box, el("p", { class: "quiz-nudge" }, "Pick one of the answers first."));
-          else RAG.replace(box);
-        }
-      });
-      var summary = answered + " of " + data.quiz.length + " answered" + (answered ? ", " + right + " right." : ".");
-      if (status.textContent !== summary) status.textContent = summary;
-    }
 
-    items.forEach(function (item) {
-      var id = item.dataset.quiz;
-      Array.prototype.forEach.call(item.querySelectorAll('input[type="radio"]'), function (radio) {
-        radio.addEventListener("change", function () {
-          state.picked[id] = Number(radio.value);
-          if (state.nudge === id) state.nudge = null;
-          render();
-        });
-      });
-      item.querySelector(".quiz-check").addEventListener("click", function () {
-        if (id in state.answers) {
-          delete state.answers[id];
-          delete state.picked[id];
-          state.nudge = null;
-          save();
-          render();
-          var first = item.querySelector('input[type="radio"]');
-          if (first) first.focus();
-          return;
+        // Redraw a feedback box only when what it says changes, and say that change.
+        const key = committed ? `answer-${chosen}` : state.nudge === q.id ? "nudge" : "";
+        if (ctx.feedbackShown[q.id] === key) continue;
+        ctx.feedbackShown[q.id] = key;
+        const box = item.querySelector(".quiz-feedback");
+        if (committed) {
+          const ok = chosen === q.answer;
+          const section = sections[q.section];
+          RAG.replace(box,
+            RAG.el("p", { class: "quiz-verdict" },
+              RAG.el("span", { class: ok ? "badge badge-ok" : "badge badge-fail" }, ok ? "right" : "not quite"), " ",
+              verdictOf(q, chosen)),
+            RAG.el("p", { class: "quiz-explanation" }, q.explanation),
+            RAG.el("p", null, RAG.el("a", { class: "quiz-back", href: `#${q.section}` },
+              section ? `Back to section ${section.number}: ${section.title}` : "Back to the section")));
+          said.push(`${ok ? "Right" : "Not quite"}. ${verdictOf(q, chosen)} ${q.explanation}`);
+        } else if (key === "nudge") {
+          RAG.replace(box, RAG.el("p", { class: "quiz-nudge" }, "Pick one of the answers first."));
+          said.push("Pick one of the answers first.");
+        } else {
+          RAG.replace(box);
         }
-        if (!(id in state.picked)) {
-          state.nudge = id;
-          render();
-          return;
-        }
-        state.answers[id] = state.picked[id];
-        delete state.picked[id];
-        state.nudge = null;
-        save();
-        render();
-      });
-    });
-    lab.addEventListener("rag:hashstate", function (event) { fromHash(event.detail); render(); });
+      }
 
-    fromHash(RAG.readHashState("quiz"));
-    render();
+      // (No template literal inside another: the build's minifier would squeeze the inner one's spaces.)
+      const status = `${answered} of ${own.questions.length} answered` + (answered ? `, ${right} right.` : ".");
+      ctx.find(".lab-status").textContent = status;
+      return [...said, status].join(" ");
+    },
   });
-})();
+}

@@ -1,107 +1,78 @@
-/* lab-rerank.js: rerank, then cut off. The fused list's top candidates (data.runs[q].hybrid)
- * re-sorted by the rerank scores of data.rerank (a cross-encoder's, or hand-written and
- * labelled illustrative) and cut at the reader's threshold.
- * State: {q, t}: the question id and the threshold. */
-(function () {
-  "use strict";
+/* Rerank, then cut off (lab.html draws its default). The fused list's top candidates re-sorted
+ * by the rerank scores of data.rerank (a cross-encoder's, or hand-written and labelled
+ * illustrative) and cut at the reader's threshold.
+ * State: {q, t}: a question with rerank scores, and the threshold (null: the control's default). */
+RAG.lab("rerank", {
+  accept(next, ctx) {
+    const { rerank } = ctx.data;
+    const control = ctx.own.control;
+    if (!rerank.by_question[next.q] || !ctx.question(next.q)) return null;
+    const asked = next.t === null || next.t === undefined || next.t === "" ? NaN : Number(next.t);
+    if (!isFinite(asked)) return { q: next.q, t: control.threshold };
+    // Onto the control's steps, as the range input would put it.
+    const steps = Math.round((Math.min(control.max, Math.max(control.min, asked)) - control.min) / control.step);
+    return { q: next.q, t: Number((control.min + steps * control.step).toFixed(6)) };
+  },
 
-  RAG.registerLab("rerank", function (lab, data) {
-    var rerank = data.rerank;
-    var view = data.retrieval_view.rerank;
-    var illustrative = rerank.source === "illustrative";
-    var passages = {};
-    data.passages.forEach(function (p) { passages[p.id] = p; });
-    var questions = {};
-    data.questions.forEach(function (q) { questions[q.id] = q; });
+  setup(ctx) {
+    const range = ctx.find('input[name="rerank-threshold"]');
+    ctx.on(range, "input", () => ctx.set({ t: range.value }, { announce: "later" }));  // said once the reader stops dragging
+  },
 
-    var select = lab.querySelector('select[name="rerank-question"]');
-    var range = lab.querySelector('input[name="rerank-threshold"]');
-    var shown = lab.querySelector('output[name="rerank-threshold-value"]');
-    var status = lab.querySelector(".lab-status");
-    var listIn = lab.querySelector("ol.rerank-in");
-    var listOut = lab.querySelector("ol.rerank-out");
+  draw(ctx) {
+    const { data, state } = ctx;
+    const { rerank } = data;
+    const control = ctx.own.control;
+    const answer = ctx.question(state.q).answer;
+    const section = Object.fromEntries(data.passages.map((p) => [p.id, p.section]));
+    const candidates = ctx.question(state.q).runs.hybrid.slice(0, rerank.depth);
+    const fusedIds = candidates.map(([pid]) => pid);
+    const scored = rerank.by_question[state.q].filter(([pid]) => fusedIds.includes(pid));
+    const scoredIds = scored.map(([pid]) => pid);
+    const fusedRank = (pid) => `fused rank ${fusedIds.indexOf(pid) + 1}`;
+    const name = (pid) => RAG.el("span", { class: "pid" }, RAG.el("code", null, pid), " ",
+      RAG.el("span", { class: "title" }, section[pid]));
+    const threshold = RAG.fixed(state.t, 2);
 
-    var state = { q: select.value, t: Number(range.value) };
+    ctx.find('input[name="rerank-threshold"]').value = String(state.t);
+    ctx.find('output[name="rerank-threshold-value"]').textContent = threshold;
 
-    function accept(next) {
-      if (next.q && rerank.by_question[next.q]) state.q = next.q;
-      var t = Number(next.t);
-      if (next.t !== undefined && next.t !== "" && isFinite(t)) state.t = Math.min(view.max, Math.max(view.min, t));
-    }
+    RAG.replace(ctx.find("ol.rerank-in"), candidates.map(([pid, value], i) => RAG.el("li", {
+      class: ["result", pid === answer ? "is-answer" : ""], dataset: { pid } },
+      RAG.el("span", { class: "rank" }, String(i + 1)),
+      name(pid),
+      RAG.el("span", { class: "score" }, RAG.fixed(value, 5)),
+      pid === answer ? RAG.el("span", { class: "flag" }, "right passage") : null)));
 
-    function title(pid) { return RAG.el("span", { class: "title" }, passages[pid].section); }
+    const kept = scored.filter(([, value]) => value >= state.t).map(([pid]) => pid);
+    RAG.replace(ctx.find("ol.rerank-out"), scored.map(([pid, value], i) => {
+      const keep = value >= state.t;
+      return RAG.el("li", {
+        class: ["result", pid === answer ? "is-answer" : "", keep && i === 0 ? "is-winner" : "",
+                keep ? "" : "is-removed", keep ? "" : "is-cut"], dataset: { pid } },
+        RAG.el("span", { class: "rank" }, String(i + 1)),
+        name(pid),
+        RAG.el("meter", { class: "score-bar", min: String(control.min), max: String(control.max), value: String(value),
+                          "aria-hidden": "true" }),
+        RAG.el("span", { class: "score" }, RAG.fixed(value, control.digits)),
+        RAG.el("span", { class: "flag" }, !keep ? "cut" : pid === answer ? "right passage" : "kept"),
+        RAG.el("p", { class: "detail" }, fusedRank(pid)));
+    }), fusedIds.filter((pid) => !scoredIds.includes(pid)).map((pid) => RAG.el("li", {
+      class: ["result", "is-unscored", pid === answer ? "is-answer" : ""], dataset: { pid } },
+      RAG.el("span", { class: "rank" }, "\u2013"),
+      name(pid),
+      RAG.el("span", { class: "score" }, "\u2013"),
+      RAG.el("span", { class: "flag" }, "no score written"),
+      RAG.el("p", { class: "detail" }, fusedRank(pid)))));
 
-    function render() {
-      select.value = state.q;
-      range.value = String(state.t);
-      shown.textContent = RAG.fixed(state.t, 2);
-      var answer = questions[state.q].answer;
-      var candidates = data.runs[state.q].hybrid.slice(0, rerank.depth);
-      var fusedIds = candidates.map(function (pair) { return pair[0]; });
-      var scored = rerank.by_question[state.q].filter(function (pair) { return fusedIds.indexOf(pair[0]) >= 0; });
-      var scoredIds = scored.map(function (pair) { return pair[0]; });
-
-      RAG.replace(listIn, candidates.map(function (pair, i) {
-        var isAnswer = pair[0] === answer;
-        return RAG.el("li", { class: ["result", isAnswer ? "is-answer" : ""], dataset: { pid: pair[0] } },
-          RAG.el("span", { class: "rank" }, String(i + 1)),
-          RAG.el("span", { class: "pid" }, RAG.el("code", null, pair[0]), " ", title(pair[0])),
-          RAG.el("span", { class: "score" }, RAG.fixed(pair[1], 5)),
-          isAnswer ? RAG.el("span", { class: "flag" }, "right passage") : null);
-      }));
-
-      var kept = 0;
-      var answerAt = null;
-      var items = scored.map(function (pair, i) {
-        var keep = pair[1] >= state.t;
-        var isAnswer = pair[0] === answer;
-        if (keep) {
-          kept += 1;
-          if (isAnswer) answerAt = i + 1;
-        }
-        return RAG.el("li", { class: ["result", isAnswer ? "is-answer" : "", keep && i === 0 ? "is-winner" : "",
-                                      keep ? "" : "is-removed", keep ? "" : "is-cut"],
-                               dataset: { pid: pair[0], score: String(pair[1]) } },
-          RAG.el("span", { class: "rank" }, String(i + 1)),
-          RAG.el("span", { class: "pid" }, RAG.el("code", null, pair[0]), " ", title(pair[0])),
-          RAG.el("meter", { class: "score-bar", min: String(view.min), max: String(view.max), value: String(pair[1]),
-                            "aria-hidden": "true" }),
-          RAG.el("span", { class: "score" }, RAG.fixed(pair[1], view.digits)),
-          RAG.el("span", { class: "flag" }, !keep ? "cut" : isAnswer ? "right passage" : "kept"),
-          RAG.el("p", { class: "detail" }, "fused rank " + (fusedIds.indexOf(pair[0]) + 1)));
-      });
-      fusedIds.filter(function (pid) { return scoredIds.indexOf(pid) < 0; }).forEach(function (pid) {
-        items.push(RAG.el("li", { class: ["result", "is-unscored", pid === answer ? "is-answer" : ""],
-                                   dataset: { pid: pid } },
-          RAG.el("span", { class: "rank" }, "\u2013"),
-          RAG.el("span", { class: "pid" }, RAG.el("code", null, pid), " ", title(pid)),
-          RAG.el("span", { class: "score" }, "\u2013"),
-          RAG.el("span", { class: "flag" }, "no score written"),
-          RAG.el("p", { class: "detail" }, "fused rank " + (fusedIds.indexOf(pid) + 1))));
-      });
-      RAG.replace(listOut, items);
-
-      var fusedRank = fusedIds.indexOf(answer) + 1;
-      var fate = answerAt && answerAt === fusedRank ? "stays at rank " + answerAt + "."
-        : answerAt ? "moves from fused rank " + fusedRank + " to rank " + answerAt + "."
-        : scoredIds.indexOf(answer) >= 0 ? "is cut."
-        : fusedRank ? "has no score." : "is not among the candidates.";
-      var head = "Kept " + kept + " of " + candidates.length + " candidates at threshold " + RAG.fixed(state.t, 2) +
-        ". The right passage, ";
-      RAG.replace(status, head, RAG.el("code", null, answer), ", " + fate);
-      return head + answer + ", " + fate;
-    }
-
-    function change() {
-      RAG.writeHashState("rerank", { q: state.q, t: RAG.fixed(state.t, 2) });
-      RAG.announce(render());
-    }
-
-    select.addEventListener("change", function () { state.q = select.value; change(); });
-    range.addEventListener("input", function () { state.t = Number(range.value); change(); });
-
-    lab.addEventListener("rag:hashstate", function (event) { accept(event.detail || {}); render(); });
-    accept(RAG.readHashState("rerank"));
-    render();
-  });
-})();
+    const was = fusedIds.indexOf(answer) + 1;
+    const at = kept.includes(answer) ? scoredIds.indexOf(answer) + 1 : 0;
+    const fate = at && at === was ? `stays at rank ${at}.`
+      : at ? `moves from fused rank ${was} to rank ${at}.`
+      : scoredIds.includes(answer) ? "is cut."
+      : was ? "has no score." : "is not among the candidates.";
+    const head = `Kept ${kept.length} of ${candidates.length} candidates at threshold ${threshold}. The right passage, `;
+    RAG.replace(ctx.find(".lab-status"), head, RAG.el("code", null, answer), `, ${fate}`);
+    return `${head}${answer}, ${fate}`;
+  },
+});

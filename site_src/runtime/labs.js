@@ -1,0 +1,237 @@
+/* labs.js: the lab runtime. What every lab repeats lives here, so a lab's own script holds
+ * only what makes it different. A lab script (site_src/labs/<name>/lab.js) says:
+ *
+ *   RAG.lab("hybrid", {
+ *     accept(next, ctx) { ... },  // a candidate state (from a control or a link) -> the clean state, or null to refuse it
+ *     setup(ctx) { ... },         // optional: wire the lab's own controls; their handlers call ctx.set(patch)
+ *     draw(ctx) { ... },          // draw ctx.state into the lab; return one sentence for screen readers
+ *   });
+ *
+ * The runtime owns the rest:
+ *   - the controls: the HTML keeps them inert (without JavaScript they would do nothing); they are
+ *     put in place when the lab starts, or at once for the lab a link lands on;
+ *   - lazy start: a lab's files load and it starts when it nears the viewport, when a link
+ *     targets it, or when the reader reaches one of its controls; never all at load;
+ *   - state <-> link: the state the template drew (data-state), then the link's, through
+ *     accept(); every change through ctx.set() is written back to the link;
+ *   - the question picker: a <select data-picker="question"> sets state.q;
+ *   - errors: anything a lab throws, at start or later in a handler registered with ctx.on,
+ *     shows in that lab as an alert, over its default state.
+ *
+ * ctx: name, root (the section), output (.lab-output), data (the build's data), own (the lab's
+ * part of it, data.labs[name]), defaults, state, set(patch, {announce, link, replace}), on(target, type,
+ * handler), question(id) (a preset or a live question, see page-data.js), find(sel), findAll(sel).
+ */
+(() => {
+  "use strict";
+  const RAG = window.RAG;
+  const specs = new Map();      // lab name -> spec, once its script has run
+  const starts = new Map();     // section -> Promise of its context
+  const contexts = new Map();   // lab name -> context, once started
+  const pendingLinks = new Set(); // labs whose link waits for the reader to pause
+  const LAB_FILE = /assets\/labs\/([a-z0-9-]+)\.js/;
+
+  RAG.lab = (name, spec) => { specs.set(name, spec); };
+
+  /** Show a visible alert inside a lab (div.lab-error[role=alert]); its default state stays. */
+  RAG.showLabError = (section, message) => {
+    if (!section) return null;
+    let box = section.querySelector(".lab-error");
+    if (!box) {
+      box = RAG.el("div", { class: "lab-error", role: "alert" });
+      const output = section.querySelector(".lab-output");
+      if (output) output.before(box);
+      else section.appendChild(box);
+    }
+    RAG.replace(box, RAG.el("strong", null, "This lab can\u2019t run. "), String(message),
+      " What you see is the build\u2019s default state.");
+    box.hidden = false;
+    section.dataset.labState = "error";
+    return box;
+  };
+
+  function fail(section, error) {
+    console.error(`[RAG] lab ${section.dataset.lab} failed:`, error);
+    RAG.showLabError(section, `Its script failed (${error && error.message ? error.message : error}).`);
+  }
+
+  /**
+   * Put a lab's controls in place: the HTML keeps them inert in <template data-lab-controls>
+   * (site_src/templates/_macros.html). True once the lab has all of them. A template the parser
+   * has not finished (nothing after it yet) is left for later.
+   */
+  RAG.showControls = (section) => {
+    for (const template of section.querySelectorAll("template[data-lab-controls]")) {
+      if (!template.nextSibling && document.readyState === "loading") return false;
+      template.replaceWith(template.content.cloneNode(true));
+    }
+    return true;
+  };
+
+  const sections = () => [...document.querySelectorAll("section.lab[data-lab]")];
+  const sectionOf = (name) => document.querySelector(`section.lab[data-lab="${CSS.escape(name)}"]`);
+
+  /* -------------------------------------------------------------- state */
+
+  function draw(ctx, spec, announce) {
+    const picker = ctx.find('select[data-picker="question"]');
+    if (picker && ctx.state.q !== undefined) picker.value = ctx.state.q;
+    const summary = spec.draw(ctx);
+    window.clearTimeout(ctx.announceTimer);
+    // While the reader types, say the result once they pause, not on every key.
+    if (announce === "now" && summary) RAG.announce(summary);
+    else if (announce === "later" && summary) ctx.announceTimer = window.setTimeout(() => RAG.announce(summary), 700);
+  }
+
+  function context(section, spec, data, own) {
+    const name = section.dataset.lab;
+    let defaults = {};
+    try { defaults = JSON.parse(section.dataset.state || "{}"); } catch (error) { /* the template's fault: no state */ }
+    const ctx = {
+      name, root: section, output: section.querySelector(".lab-output"), data, own, defaults,
+      state: { ...defaults },
+      find: (selector) => section.querySelector(selector),
+      findAll: (selector) => [...section.querySelectorAll(selector)],
+      question: (id) => RAG.questions.get(data, id),
+      /**
+       * Change the state: accept(), redraw, write the link. False when accept() refused.
+       * The patch goes over the current state, or over the defaults with {replace: true} (a link
+       * names a whole state). A change the reader makes continuously (typing, dragging:
+       * announce "later") writes the link once they pause: replaceState is slow in Chromium.
+       */
+      set(patch, { announce = "now", link = true, replace = false } = {}) {
+        const before = ctx.state;
+        if (replace) ctx.state = { ...ctx.defaults };  // accept() sees what it sees when the lab starts
+        const next = spec.accept({ ...ctx.state, ...patch }, ctx);
+        if (!next) {
+          ctx.state = before;
+          return false;
+        }
+        ctx.state = next;
+        window.clearTimeout(ctx.linkTimer);
+        pendingLinks.delete(name);
+        if (link && announce === "later") {
+          pendingLinks.add(name);
+          ctx.linkTimer = window.setTimeout(() => { pendingLinks.delete(name); RAG.hash.write(name, ctx.state); }, 250);
+        } else if (link) {
+          RAG.hash.write(name, next);
+        }
+        draw(ctx, spec, announce);
+        return true;
+      },
+      /** addEventListener, with anything the handler throws shown in the lab. */
+      on(target, type, handler, options) {
+        target.addEventListener(type, (event) => {
+          try { handler(event); } catch (error) { fail(section, error); }
+        }, options);
+      },
+    };
+    return ctx;
+  }
+
+  /* -------------------------------------------------------------- start */
+
+  /** How a preset question is named in a picker (site_src/templates/_macros.html, the same). */
+  const questionLabel = (q) => (q.set === "golden" ? `${q.id} \u00b7 ${q.text}${q.paraphrase ? " (paraphrase)" : ""}` : q.text);
+
+  /** Every preset question in a picker the HTML left holding only the question it shows. */
+  function listPresets(picker, data) {
+    const group = (label, set) => RAG.el("optgroup", { label },
+      data.questions.filter((q) => q.set === set).map((q) => RAG.el("option", { value: q.id }, questionLabel(q))));
+    const own = picker.hasAttribute("data-own-words") ? RAG.el("option", { value: "" }, "Your own words (type below)") : null;
+    const shown = picker.value;
+    RAG.replace(picker, own, group("Questions followed through the page", "tracer"), group("Golden set", "golden"));
+    picker.value = shown;
+  }
+
+  async function start(section) {
+    const name = section.dataset.lab;
+    const assets = RAG.assets();
+    const url = assets.labs && assets.labs[name];
+    if (!url) throw new Error(`the page lists no script for the lab "${name}"; rebuild the site`);
+    const shared = (section.dataset.scripts || "").split(/\s+/).filter(Boolean)
+      .map((script) => RAG.loadScript(assets.scripts[script]));
+    const [data, own] = await Promise.all([RAG.loadData(), RAG.need(`lab:${name}`, url), ...shared]);
+    const spec = specs.get(name);
+    if (!spec) throw new Error(`${url.split("?")[0]} did not define the lab "${name}"`);
+    RAG.showControls(section);
+    const ctx = context(section, spec, data, own);
+    if (spec.setup) spec.setup(ctx);
+    const picker = ctx.find('select[data-picker="question"]');
+    if (picker && picker.dataset.options === "presets") listPresets(picker, data);
+    if (picker) ctx.on(picker, "change", () => ctx.set({ q: picker.value }));
+    const linked = RAG.hash.read(name);
+    const fromLink = Object.keys(linked).length ? spec.accept({ ...ctx.defaults, ...linked }, ctx) : null;
+    ctx.state = fromLink || spec.accept({ ...ctx.defaults }, ctx) || { ...ctx.defaults };
+    draw(ctx, spec, false);
+    contexts.set(name, ctx);
+    section.dataset.labState = "ready";
+    return ctx;
+  }
+
+  /** Start a lab (once): load its files, set it up, draw its state. */
+  RAG.startLab = (section) => {
+    if (!starts.has(section)) {
+      section.dataset.labState = "loading";
+      starts.set(section, start(section).catch((error) => { fail(section, error); return null; }));
+    }
+    return starts.get(section);
+  };
+
+  /** Resolves once no lab waits to write its link (the reader paused): for tests and benchmarks. */
+  RAG.linksSettled = () => new Promise((resolve) => {
+    const check = () => (pendingLinks.size ? window.setTimeout(check, 50) : resolve());
+    check();
+  });
+
+  /** A started lab's context, for tests and for the page's other scripts. */
+  RAG.labContext = (name) => contexts.get(name) || null;
+
+  /* --------------------------------------------------------- lazy start */
+
+  function startWhenNear() {
+    if (!("IntersectionObserver" in window)) {
+      sections().forEach(RAG.startLab);
+      return;
+    }
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        RAG.startLab(entry.target);
+      }
+    }, { rootMargin: "75% 0px 75% 0px" });
+    sections().forEach((section) => observer.observe(section));
+    // A reader faster than the observer (a keyboard, a flick) starts the lab they reach.
+    for (const type of ["focusin", "pointerdown"]) {
+      document.addEventListener(type, (event) => {
+        const section = event.target.closest && event.target.closest("section.lab[data-lab]");
+        if (section) RAG.startLab(section);
+      }, true);
+    }
+  }
+
+  /** A link to a lab (#lab-x, or #lab-x?state) starts it at once and puts it in view. */
+  function followLink({ scroll }) {
+    const name = RAG.hash.labOf(window.location.hash);
+    const section = name && sectionOf(name);
+    if (!section) return;
+    const { query } = RAG.hash.parse(window.location.hash);
+    // The browser scrolls to #lab-x itself; "#lab-x?…" names no element, so that is ours.
+    if (scroll || query !== null) section.scrollIntoView({ block: "start", behavior: "instant" });
+    const ctx = contexts.get(name);
+    if (ctx && query !== null) ctx.set(RAG.hash.read(name), { link: false, replace: true });
+    else RAG.startLab(section);
+  }
+
+  RAG.startLabs = () => {
+    followLink({ scroll: false });
+    startWhenNear();
+    window.addEventListener("hashchange", () => followLink({ scroll: true }));
+    // Errors outside a lab's guarded handlers (a timer, a promise) still belong to its file.
+    window.addEventListener("error", (event) => {
+      const match = LAB_FILE.exec(event.filename || "");
+      if (match && sectionOf(match[1])) fail(sectionOf(match[1]), event.error || event.message);
+    });
+  };
+})();

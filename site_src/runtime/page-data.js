@@ -1,0 +1,62 @@
+/* page-data.js: the build's data, loaded when the first lab starts (assets/data.js), checked
+ * against the schema this page was built for, and the questions it holds. */
+(() => {
+  "use strict";
+  const RAG = window.RAG;
+  let loading = null;
+
+  /* The build ships each ranked list as [passage index, score] pairs, which download smaller;
+     the labs read [passage id, score], as dist/data/rag.json has them. */
+  function expandRuns(data) {
+    const ids = data.passages.map((p) => p.id);
+    for (const run of Object.values(data.runs)) {
+      for (const retriever of Object.keys(run)) {
+        run[retriever] = run[retriever].map(([index, score]) => [ids[index], score]);
+      }
+    }
+    return data;
+  }
+
+  function checked(data) {
+    const expected = document.documentElement.dataset.schema;
+    const found = data && typeof data === "object" ? data.schema : undefined;
+    if (expected === undefined) throw new Error("the page does not say which data schema it expects (no data-schema on <html>)");
+    if (String(found) !== String(expected)) {
+      throw new Error(`the page's data has schema ${found} but this page expects schema ${expected}; ` +
+        "rebuild the site (python build.py) so they match");
+    }
+    return expandRuns(data);
+  }
+
+  /** The build's data (a Promise), loaded once; rejects with a message a reader can act on. */
+  RAG.loadData = () => {
+    if (!loading) {
+      const url = RAG.assets().data;
+      loading = url ? RAG.need("data", url).then(checked) : Promise.reject(new Error("the page lists no data file; rebuild the site"));
+      loading.then((data) => { RAG.data = data; }, () => {});
+    }
+    return loading;
+  };
+
+  /**
+   * A question as every lab reads it, whether the build searched for it (a preset: golden or
+   * tracer) or it was asked live in this browser:
+   *   {id, text, set, answer, paraphrase, source: "build" | "live", runs: {dense, bm25, hybrid}}
+   * Live questions are added with RAG.questions.add(question); labs that list questions hear
+   * of them through the "rag:questions" event on document.
+   */
+  const live = new Map();
+  RAG.questions = {
+    get(data, id) {
+      if (live.has(id)) return live.get(id);
+      const preset = data.questions.find((q) => q.id === id);
+      if (!preset || !data.runs[id]) return null;
+      return { ...preset, source: "build", runs: data.runs[id] };
+    },
+    add(question) {
+      live.set(question.id, { ...question, source: "live" });
+      document.dispatchEvent(new CustomEvent("rag:questions", { detail: { id: question.id } }));
+    },
+    live: () => [...live.values()],
+  };
+})();
