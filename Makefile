@@ -12,14 +12,19 @@ SYS_DEPS  := .cache/.system-deps
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: build test deps clean serve bench
+.PHONY: build test check deps clean serve bench
 
 build: $(PY_DEPS)
 	$(PY) build.py
 
+# Two workers, one test file each at a time (a file's tests may share a browser page).
 test: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 	$(PY) build.py
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile
+
+# The edit loop: engine, corpus, page and lab data, no browser, no repeated builds (under 90 s).
+check: $(PY_DEPS) $(SYS_DEPS)
+	$(PY) -m pytest -m "not browser and not slow" -q
 
 deps: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 

@@ -12,7 +12,7 @@ import jinja2
 import pytest
 
 import engine.tokens
-from builder.template_cache import BuildBytecodeCache, from_string_cached
+from builder.page.template_cache import BuildBytecodeCache, from_string_cached
 from builder.tokens import TokenCountCache, cached_token_counts
 from engine.corpus import load_corpus
 

@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from builder.core_data import SCHEMA
+from builder.labs import LABS
+
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # several builds, each in a new process
 
 
 def build(out: Path, cache: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -24,7 +28,7 @@ def built(tmp_path_factory):
     base = tmp_path_factory.mktemp("build")
     cache = base / "cache"
     if (ROOT / ".cache").is_dir():
-        shutil.copytree(ROOT / ".cache", cache, ignore=shutil.ignore_patterns("samples"))
+        shutil.copytree(ROOT / ".cache", cache, ignore=shutil.ignore_patterns("samples", "test-site"))
     result = build(base / "dist", cache)
     assert result.returncode == 0, result.stderr
     return base, cache, result
@@ -37,16 +41,17 @@ def files_of(folder: Path) -> dict[str, bytes]:
 def test_writes_the_site(built):
     base, _, result = built
     dist = base / "dist"
-    for name in ("index.html", "corpus.html", "assets/app.js", "assets/site.css", "data/rag.json"):
+    for name in ("index.html", "corpus.html", "assets/app.js", "assets/site.css", "assets/data.js", "data/rag.json",
+                 *(f"assets/labs/{lab.NAME}.js" for lab in LABS)):
         assert (dist / name).is_file(), name
-    for stage in ("load corpus", "embed", "search", "evaluate", "render page", "write"):
+    for stage in ("load corpus", "embed", "search", "rerank", "evaluate", "tokens", "labs", "render page", "write"):
         assert f"  {stage}" in result.stdout
     assert not list(base.glob(".dist.*")), "temporary build folders were left behind"
 
 
 def test_data_is_schema_versioned_and_complete(built):
     data = json.loads((built[0] / "dist" / "data" / "rag.json").read_text())
-    assert data["schema"] == 1
+    assert data["schema"] == SCHEMA
     assert len(data["passages"]) >= 35
     golden = [q for q in data["questions"] if q["set"] == "golden"]
     assert len(golden) == 30
@@ -55,8 +60,9 @@ def test_data_is_schema_versioned_and_complete(built):
         assert len(run["dense"]) == len(data["passages"])  # dense scores every passage
         assert [s for _, s in run["dense"]] == sorted((s for _, s in run["dense"]), reverse=True)
     assert set(data["recall"]) == {"bm25", "dense", "hybrid"}
-    assert {len(s["chunks"]) > 0 for s in data["chunking"]["settings"]} == {True}
-    assert len(data["chunking"]["settings"]) == 6
+    assert {len(s["chunks"]) > 0 for s in data["labs"]["chunking"]["settings"]} == {True}
+    assert len(data["labs"]["chunking"]["settings"]) == 6
+    assert set(data["labs"]) == {lab.NAME for lab in LABS}
     assert data["tokens"]["help_center"]["o200k"] > 0
 
 

@@ -2,7 +2,7 @@
 corpus stops `build.py` with problems that name file, id and field and say how to fix them,
 no Python traceback, exit status 1, and the previous output left byte for byte as it was.
 
-The cases are every validation case of test_validation.py plus the file-level accidents
+The cases are every validation case of tests/support/corpus_mistakes.py plus the file-level accidents
 and hostile ids below."""
 
 import os
@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from test_validation import CASES
+import build as build_cli
+
+from support.corpus_mistakes import CASES
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -71,16 +73,26 @@ EXTRA = {
 
 
 def run_build(corpus_dir: Path, out: Path) -> subprocess.CompletedProcess:
+    """build.py in a new process, as an author runs it."""
     return subprocess.run([sys.executable, "build.py", "--corpus", str(corpus_dir), "--out", str(out),
                            "--cache", str(out.parent / "cache")], cwd=REPO, capture_output=True, text=True,
                           timeout=120, env=dict(os.environ, HF_HUB_OFFLINE="1"))
 
 
-def check_refused(corpus, tmp_path, fragments):
+def run_main(corpus_dir: Path, out: Path, capsys) -> subprocess.CompletedProcess:
+    """build.py's main() in this process: the same exit code and messages as the command, without
+    the second of start-up that a new process costs for each of the many cases. An exception
+    main() does not turn into a message propagates, and fails the test like a traceback would."""
+    code = build_cli.main(["--corpus", str(corpus_dir), "--out", str(out), "--cache", str(out.parent / "cache")])
+    printed = capsys.readouterr()
+    return subprocess.CompletedProcess([], code, printed.out, printed.err)
+
+
+def check_refused(corpus, tmp_path, fragments, capsys=None):
     dist = tmp_path / "dist"
     dist.mkdir()
     (dist / "index.html").write_text("the previous build")
-    result = run_build(corpus.root, dist)
+    result = run_main(corpus.root, dist, capsys) if capsys else run_build(corpus.root, dist)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     problem_lines = [line for line in result.stderr.splitlines() if line.startswith("  corpus/")]
@@ -101,7 +113,15 @@ def case_params():
 
 
 @pytest.mark.parametrize("break_it, fragments", list(case_params()))
-def test_a_broken_corpus_is_refused_with_a_clear_error(corpus, tmp_path, break_it, fragments):
+def test_a_broken_corpus_is_refused_with_a_clear_error(corpus, tmp_path, break_it, fragments, capsys):
+    break_it(corpus)
+    check_refused(corpus, tmp_path, fragments, capsys)
+
+
+@pytest.mark.parametrize("name", ["5 MB file", "Latin-1 file", "URL with a data: scheme"])
+def test_the_command_itself_refuses_a_broken_corpus(corpus, tmp_path, name):
+    """A few of the cases through a real `python build.py` process: exit code 1, no traceback."""
+    break_it, fragments = EXTRA[name]
     break_it(corpus)
     check_refused(corpus, tmp_path, fragments)
 

@@ -26,6 +26,14 @@ def test_sentences_at_a_narrow_limit_gives_a_chunk_of_only_the_overlap():
     ]
 
 
+def test_overlap_repeats_exactly_the_last_sentences_of_the_chunk_before():
+    one_word = ["A.", "B.", "C.", "D.", "E.", "F.", "G."]
+    # Three one-word sentences a chunk; each next chunk starts with the last `overlap` of the one before.
+    assert chunk_sentences(one_word, max_words=3, overlap=1) == ["A. B. C.", "C. D. E.", "E. F. G."]
+    assert chunk_sentences(one_word, max_words=3, overlap=2) == ["A. B. C.", "B. C. D.", "C. D. E.", "D. E. F.", "E. F. G."]
+    assert chunk_sentences(one_word, max_words=3, overlap=0) == ["A. B. C.", "D. E. F.", "G."]
+
+
 def test_sentence_longer_than_the_limit_is_its_own_chunk():
     assert chunk_sentences(SENTENCES, max_words=5) == SENTENCES
 

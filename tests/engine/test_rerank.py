@@ -137,23 +137,20 @@ def test_with_the_environment_variable_the_build_reranks_every_question_with_the
         assert dict(ranked) == pytest.approx({pid: round(s, 6) for pid, s in expected.items()}, abs=2e-6)
 
 
-def test_the_rerank_lab_names_the_model_instead_of_illustrative(tiny_cross_encoder, monkeypatch):
+def test_the_rerank_lab_names_the_model_instead_of_illustrative(tiny_cross_encoder, monkeypatch, data):
     """Render the lab from the built page's data with the model's scores swapped in."""
-    data_file = ROOT / "dist" / "data" / "rag.json"
-    if not data_file.is_file():
-        pytest.skip("build the site first (python build.py)")
-    from builder.extra_retrieval import rerank_view
-    from builder.facts import Facts
-    from builder.templates import environment
+    from builder.labs import rerank as rerank_lab
+    from builder.page.facts import Facts
+    from builder.page.render import render_lab
 
-    data = json.loads(data_file.read_text("utf-8"))
     by_id = {p["id"]: SimpleNamespace(id=p["id"], text=p["text"]) for p in data["passages"]}
     tracers = [q for q in data["questions"] if q["set"] == "tracer"]
     monkeypatch.setenv(RERANKER_ENV, str(tiny_cross_encoder))
+    data = json.loads(json.dumps(data))  # the session's data stays as built
     data["rerank"] = rerank_data(SimpleNamespace(by_id=by_id, tracers=[]),
                                  [SimpleNamespace(id=q["id"], text=q["text"]) for q in tracers], data["runs"])
-    data["retrieval_view"]["rerank"] = rerank_view(data["rerank"])
-    html = environment().get_template("lab-rerank.html").render(**Facts(data).namespace())
+    data["labs"]["rerank"] = rerank_lab.data(SimpleNamespace(data=data))
+    html = render_lab("rerank", Facts(data).namespace(), {})
     assert "tiny-cross-encoder" in html
     assert "illustrative" not in html.lower()
     assert html.count('class="result') >= len(data["runs"][tracers[0]["id"]]["hybrid"][:RERANK_DEPTH])

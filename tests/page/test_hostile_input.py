@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import QuietHandler
-from exercise import exercise_labs
+from support.browser import QuietHandler
+from support.exercise import exercise_labs
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +75,7 @@ def hostile_site(tmp_path_factory):
     lace(corpus)
     cache = base / "cache"
     if (ROOT / ".cache").is_dir():
-        shutil.copytree(ROOT / ".cache", cache)
+        shutil.copytree(ROOT / ".cache", cache, ignore=shutil.ignore_patterns("test-site"))
     result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--corpus", str(corpus), "--out",
                              str(base / "dist"), "--cache", str(cache), "--claims", "warn"],
                             capture_output=True, text=True, cwd=ROOT, timeout=900)
@@ -128,7 +128,9 @@ def test_the_payloads_reached_the_built_data(hostile_site):
     for payload in PAYLOADS:
         assert any(payload in text for text in strings), f"payload {payload!r} never reached the data"
     html = (dist / "index.html").read_text()
-    assert "window.__pwned" in html  # present, escaped, in the embedded data and the default states
+    assert "window.__pwned" in html  # present, escaped, in the labs' default states
+    bundles = "".join(p.read_text() for p in (dist / "assets").rglob("*.js"))
+    assert "window.__pwned" in bundles  # and in the data the labs load, as JSON strings
 
 
 @pytest.mark.parametrize("page_name", ["index.html", "corpus.html"])

@@ -235,7 +235,7 @@ def test_an_edit_reloads_the_page_and_a_broken_edit_shows_a_banner(browser, tmp_
         edited = original.replace(first_definition, "Edited while serving. " + first_definition, 1)
         with page.expect_navigation(timeout=30000):
             glossary.write_text(edited, "utf-8")
-        page.wait_for_function("() => document.body.innerText.includes('Edited while serving.')", timeout=10000)
+        page.wait_for_function("() => document.body.textContent.includes('Edited while serving.')", timeout=10000)
 
         errors = corpus / "help" / "errors.md"
         good = errors.read_text("utf-8")
@@ -243,7 +243,7 @@ def test_an_edit_reloads_the_page_and_a_broken_edit_shows_a_banner(browser, tmp_
         banner = page.locator(".dev-banner[role=alert]")
         banner.wait_for(timeout=30000)
         assert "someday" in banner.inner_text() and "YYYY-MM-DD" in banner.inner_text()
-        assert page.locator("body").inner_text().count("Edited while serving.") >= 1  # the last good build
+        assert page.locator("body").text_content().count("Edited while serving.") >= 1  # the last good build
 
         with page.expect_navigation(timeout=30000):
             errors.write_text(good, "utf-8")

@@ -1,11 +1,17 @@
 """Claims: a sentence about the numbers is checked when the page is built; a false one
 fails the build and names the sentence, its section and the numbers now seen."""
 
+import shutil
+
 import pytest
 from markupsafe import Markup
 
-from builder.claims import ClaimFailed, ClaimRegistry, parts_of
-from builder.prose import Fragments, GlossaryLinks, ProseError, prose_environment, render_section
+import build as build_cli
+from builder.page.claims import ClaimFailed, ClaimRegistry, parts_of
+from builder.page.errors import ProseError
+from builder.page.glossary import GlossaryLinks
+from builder.page.prose import Fragments, prose_environment, render_section
+from support.paths import ROOT
 
 NAMESPACE = {"rank": lambda question, retriever: {"dense": 3, "bm25": 1}[retriever], "n": 30}
 
@@ -71,3 +77,51 @@ def test_an_expression_naming_missing_data_fails_with_section_and_line(tmp_path)
 def test_a_template_syntax_error_names_section_and_line(tmp_path):
     with pytest.raises(ProseError, match=r"05-dense-sparse\.md:4: .*\(fix: check the"):
         render(tmp_path, "One.\n\n{{ rank('q', }}\n")
+
+
+@pytest.fixture
+def corpus_copy(tmp_path, built_site):
+    """The real corpus and the project's warm caches (the session built the site with them),
+    copied, so an edit costs a build without loading the model."""
+    shutil.copytree(ROOT / "corpus", tmp_path / "corpus")
+    shutil.copytree(ROOT / ".cache", tmp_path / "cache", ignore=shutil.ignore_patterns("test-site", "jinja"))
+    return tmp_path
+
+
+def swap_refund_scores(root):
+    """Give the outdated refund page the higher illustrative rerank score: section 6 says the
+    rerank puts the current page first."""
+    path = root / "corpus" / "tracers.yaml"
+    text = path.read_text("utf-8")
+    assert text.count("    refund-new: 0.86\n    refund-old: 0.81\n") == 1
+    path.write_text(text.replace("    refund-new: 0.86\n    refund-old: 0.81\n",
+                                 "    refund-new: 0.81\n    refund-old: 0.86\n"), "utf-8")
+
+
+def test_a_corpus_edit_that_makes_a_sentence_false_stops_the_build_and_names_it(corpus_copy, capsys):
+    swap_refund_scores(corpus_copy)
+    out = corpus_copy / "dist"
+    code = build_cli.main(["--corpus", str(corpus_copy / "corpus"), "--out", str(out), "--cache", str(corpus_copy / "cache")])
+    printed = capsys.readouterr().err
+    assert code == 1
+    assert "claim(s) on the page no longer hold" in printed
+    assert "06-hybrid.md:" in printed and "[FAILED]" in printed
+    assert "now: data.rerank.by_question['refund-three-weeks'][0][0] = 'refund-old'" in printed
+    assert not out.exists(), "a build whose prose is false writes nothing"
+
+
+def test_with_claims_as_warnings_the_same_edit_builds_and_says_what_is_false(corpus_copy, capsys):
+    swap_refund_scores(corpus_copy)
+    out = corpus_copy / "dist"
+    code = build_cli.main(["--corpus", str(corpus_copy / "corpus"), "--out", str(out),
+                           "--cache", str(corpus_copy / "cache"), "--claims", "warn"])
+    printed = capsys.readouterr().err
+    assert code == 0 and (out / "index.html").is_file()
+    assert "claim(s) do not hold" in printed and "06-hybrid.md:" in printed
+
+
+def test_a_claim_check_can_use_helpers_inside_a_comprehension():
+    registry = ClaimRegistry({"rank": lambda q: {"a": 1, "b": 3}[q], "qs": ["a", "b"]})
+    held = registry.evaluate("all(rank(q) <= 3 for q in qs) and sorted(qs, key=lambda q: -rank(q)) == ['b', 'a']",
+                             "test", 1, "body")
+    assert held.held, held.error

@@ -1,4 +1,4 @@
-"""The page's JavaScript engine (site_src/js/engine.js) computes what the Python engine
+"""The page's JavaScript engine (site_src/scripts/engine.js) computes what the Python engine
 computes, on the real corpus and on odd and hostile inputs. Runs engine.js under Node."""
 
 import json
@@ -10,14 +10,15 @@ import pytest
 
 from engine.bm25 import BM25
 from engine.citations import Claim, check_citations
-from engine.corpus import load_corpus
+from builder.site import load_site
 from engine.fusion import rrf
 from engine.guardrail import HELP_CENTER_HOSTS, PATTERNS, check_output
 from engine.prompt import RULES, Source, build_prompt
+from engine.settings import BM25_B, BM25_K1, RRF_K
 from engine.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE_JS = ROOT / "site_src" / "js" / "engine.js"
+ENGINE_JS = ROOT / "site_src" / "scripts" / "engine.js"
 
 ODD_QUERIES = ["", "?!-- ...", "x" * 500, "word " * 100, "Как экспортировать PDF?", "导出 PDF 文件",
                "QB-4021 QB-4021 qb 4021", "naïve café Größe", "emoji 🙂 test", "tab\tand\nnewline",
@@ -33,8 +34,14 @@ def run_node(script: str, payload) -> object:
 
 
 @pytest.fixture(scope="module")
-def corpus():
-    return load_corpus(ROOT / "corpus")
+def site():
+    return load_site(ROOT / "corpus")
+
+
+@pytest.fixture(scope="module")
+def corpus(site):
+    """The real corpus (this module's, not the small fixture corpus of tests/corpus)."""
+    return site.corpus
 
 
 def test_tokenize(corpus):
@@ -45,7 +52,7 @@ def test_tokenize(corpus):
 def test_bm25_scores_equal_on_every_golden_question_and_odd_inputs(corpus):
     texts = [p.text for p in corpus.passages]
     queries = [g.question for g in corpus.golden] + [t.question for t in corpus.tracers] + ODD_QUERIES
-    js = run_node("const ix = new E.BM25(input.texts);"
+    js = run_node(f"const ix = new E.BM25(input.texts, {BM25_K1}, {BM25_B});"
                   "console.log(JSON.stringify(input.queries.map((q) => ix.scores(q))))",
                   {"texts": texts, "queries": queries})
     index = BM25(texts)
@@ -56,7 +63,7 @@ def test_bm25_scores_equal_on_every_golden_question_and_odd_inputs(corpus):
 def test_bm25_explain_equal(corpus):
     texts = [p.text for p in corpus.passages]
     query = corpus.tracers[0].question
-    js = run_node("const ix = new E.BM25(input.texts);"
+    js = run_node(f"const ix = new E.BM25(input.texts, {BM25_K1}, {BM25_B});"
                   "console.log(JSON.stringify(input.texts.map((_, i) => ix.explain(input.q, i))))",
                   {"texts": texts, "q": query})
     index = BM25(texts)
@@ -68,7 +75,7 @@ def test_bm25_explain_equal(corpus):
 
 def test_rrf_equal_including_ties():
     cases = [[["a", "b", "c"], ["b", "d"]], [["a", "b"], ["b", "a"]], [["x"], [], ["y", "x", "z"]], []]
-    js = run_node("console.log(JSON.stringify(input.map((lists) => E.rrf(lists))))", cases)
+    js = run_node(f"console.log(JSON.stringify(input.map((lists) => E.rrf(lists, {RRF_K}))))", cases)
     assert js == [[list(pair) for pair in rrf(lists)] for lists in cases]
 
 
@@ -123,10 +130,18 @@ GUARDRAIL_CASES = [
 ]
 
 
-def test_guardrail_equal(corpus):
-    cases = GUARDRAIL_CASES + [corpus.injection.ignored, corpus.injection.obeyed]
+def test_guardrail_equal(site):
+    cases = GUARDRAIL_CASES + [site.content.injection.ignored, site.content.injection.obeyed]
     js = run_node("console.log(JSON.stringify(input.cases.map((a) => E.checkOutput(a, input.patterns, input.hosts))))",
                   {"cases": cases, "patterns": PATTERNS, "hosts": list(HELP_CENTER_HOSTS)})
     for answer, findings in zip(cases, js):
         expected = check_output(answer)
         assert [(f["kind"], f["match"], f["text"]) for f in findings] == [(f.kind, f.match, str(f)) for f in expected], answer
+
+
+def test_the_settings_come_from_the_caller_never_from_defaults_in_javascript():
+    js = run_node("const out = [];"
+                  "for (const f of [() => new E.BM25(['a'], undefined, 0.75), () => new E.BM25(['a'], 1.2), () => E.rrf([['a']])]) {"
+                  "  try { f(); out.push('accepted'); } catch (e) { out.push(e.name); } }"
+                  "console.log(JSON.stringify(out));", None)
+    assert js == ["TypeError", "TypeError", "TypeError"]

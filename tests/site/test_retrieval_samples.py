@@ -2,7 +2,6 @@
 output agrees, number for number, with the build's worked example, and the RRF sample fuses
 the real result lists of the page's data (so a corpus change that moves them fails here)."""
 
-import json
 import re
 import subprocess
 import sys
@@ -10,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from builder.samples import SAMPLES
+from builder.page.samples import SAMPLES
 from builder.worked_example import worked_example
-from engine.corpus import load_corpus
+from builder.site import load_site
 from engine.fusion import rrf
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +25,7 @@ def run_sample(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def example():
-    return worked_example(load_corpus(ROOT / "corpus").worked_example)
+    return worked_example(load_site(ROOT / "corpus").content.worked_example)
 
 
 def test_bm25_sample_uses_the_worked_examples_passages_and_query(example):
@@ -54,13 +53,6 @@ def sample_lists(name: str) -> dict[str, list[str]]:
     source = (SAMPLES / f"{name}.py").read_text("utf-8")
     return {key: re.findall(r'"([^"]+)"', body) for key, body in
             re.findall(r"^(dense|bm25) = \[(.*?)\]", source, re.M | re.S)}
-
-
-@pytest.fixture(scope="module")
-def data():
-    if not DATA.is_file():
-        pytest.skip(f"{DATA} does not exist: build the site first (python build.py)")
-    return json.loads(DATA.read_text("utf-8"))
 
 
 def test_rrf_sample_fuses_the_real_top_lists(data):

@@ -4,11 +4,11 @@ the build's sample runner caches outputs by the program's content."""
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from builder.samples import SAMPLES, SampleError, render_sample, run_python
+from builder.page.errors import SampleError
+from builder.page.samples import SAMPLES, render_sample, run_python
 
 NAMES = sorted(p.stem for p in SAMPLES.glob("*.py"))
 
@@ -57,3 +57,14 @@ def test_rendered_sample_has_tabs_copy_and_real_output(tmp_path):
     assert "Real output" in html
     assert "only the repeated sentence" in html  # the printed output, escaped into the page
     assert "&lt;- only the repeated sentence" in html
+
+
+def test_a_samples_copy_of_a_setting_must_equal_the_engines(monkeypatch):
+    from builder.page import sample_checks
+    from engine import settings
+
+    sample_checks.check_setting_copies()  # as the samples are now
+    monkeypatch.setattr(settings, "RRF_K", 61)
+    with pytest.raises(SampleError, match=r"site_src/samples/rrf_fuse\.py: K = 60, but engine/settings\.py has RRF_K = 61"):
+        sample_checks.check_setting_copies()
+

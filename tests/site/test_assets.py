@@ -1,0 +1,56 @@
+"""The files the page downloads besides index.html (builder/page/assets.py): what goes into each,
+in which order, and that what the browser does not need stays out."""
+
+import json
+import re
+
+import pytest
+
+from builder.labs import LABS
+from builder.page import assets
+from builder.page.errors import ProseError
+from builder.page.minify import minify_js, nested_template_literal
+
+
+def test_the_runtime_joins_its_files_in_the_listed_order():
+    source = assets.runtime_source()
+    positions = [source.index(f"/* {name} */") for name in assets.RUNTIME]
+    assert positions == sorted(positions) and positions[0] == 0
+    assert source.rstrip().endswith("})();"), "start.js, which starts everything, comes last"
+
+
+def test_each_lab_file_hands_over_its_data_before_its_script_defines_the_lab(data):
+    files = dict(assets.files(data))
+    for lab in LABS:
+        bundle = files[f"assets/labs/{lab.NAME}.js"]
+        provide, _, script = bundle.partition(";\n")
+        assert provide.startswith(f'RAG.provide("lab:{lab.NAME}",')
+        handed = json.loads(provide[len(f'RAG.provide("lab:{lab.NAME}",'):-1])
+        assert handed == {k: v for k, v in data["labs"][lab.NAME].items() if k not in getattr(lab, "BUILD_ONLY", ())}
+        assert f'RAG.lab("{lab.NAME}"' in script
+
+
+def test_the_browsers_data_leaves_out_what_only_the_build_reads(data):
+    core = assets.browser_core(data)
+    assert not set(core) & assets.BUILD_ONLY_KEYS
+    ids = [p["id"] for p in data["passages"]]
+    first = next(iter(data["runs"]))
+    assert core["runs"][first]["dense"][0] == [ids.index(data["runs"][first]["dense"][0][0]),
+                                               data["runs"][first]["dense"][0][1]]
+
+
+def test_every_url_carries_a_hash_of_its_content(data):
+    files = assets.files(data)
+    links = assets.manifest(files)
+    content = dict(files)
+    for url in [links["app"], links["css"], links["data"], *links["labs"].values(), *links["scripts"].values()]:
+        path, version = url.split("?v=")
+        assert re.fullmatch(r"[0-9a-f]{10}", version)
+        assert assets.versioned(path, content[path]) == url
+
+
+def test_a_nested_template_literal_stops_the_build_naming_its_line():
+    assert minify_js("const s = `a ${b} c`;\n", "x.js") == "const s=`a ${b} c`;\n"
+    assert nested_template_literal("const s = `a ${ {b: 1}.b }`; // `x ${`y`}`\n") is None
+    with pytest.raises(ProseError, match=r"^x\.js:2: a template literal inside another"):
+        minify_js("const a = 1;\nconst s = `a ${b ? `, ${c} right.` : '.'}`;\n", "x.js")

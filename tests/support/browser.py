@@ -1,0 +1,141 @@
+"""The browser harness: a static server for the built site, Debian's Chromium driven by
+Playwright (never a browser of its own), pages that fail their test on any console error or
+any request that leaves the loopback server, axe-core, and screenshots.
+
+The fixtures that use these are in tests/conftest.py.
+"""
+
+import shutil
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from support.paths import AXE_JS, SCREENSHOTS
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21aa")
+LOCAL_SCHEMES = ("data", "file", "about", "blob")
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 360, "height": 780}}
+
+
+def chromium_path() -> str:
+    return shutil.which("chromium") or "/usr/bin/chromium"
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Serves a folder without logging every request to stderr."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".svg": "image/svg+xml", ".json": "application/json"}
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        pass
+
+
+@dataclass
+class PageGuard:
+    """What one page did: console errors, every request, and requests that left the site."""
+
+    origin: str
+    console_errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
+    allowed_errors: list[str] = field(default_factory=list)
+
+    def is_local(self, url: str) -> bool:
+        parts = urlsplit(url)
+        if parts.scheme in LOCAL_SCHEMES:
+            return True
+        return f"{parts.scheme}://{parts.netloc}/" == self.origin
+
+    def on_console(self, message) -> None:
+        if message.type == "error":
+            where = message.location or {}
+            self.console_errors.append(f"{message.text} ({where.get('url', '?')}:{where.get('lineNumber', '?')})")
+
+    def on_page_error(self, error) -> None:
+        self.console_errors.append(f"uncaught exception: {error}")
+
+    def on_request(self, request) -> None:
+        self.requests.append(request.url)
+        if not self.is_local(request.url):
+            self.foreign.append(request.url)
+
+    def route(self, route) -> None:
+        # Nothing leaves the machine even when a test is about to fail for it.
+        if self.is_local(route.request.url):
+            route.continue_()
+        else:
+            route.abort()
+
+    def allow_console_error(self, substring: str) -> None:
+        self.allowed_errors.append(substring)
+
+    def problems(self) -> list[str]:
+        errors = [e for e in self.console_errors if not any(a in e for a in self.allowed_errors)]
+        found = [f"console error: {e}" for e in errors]
+        found += [f"request left the loopback server: {url}" for url in self.foreign]
+        return found
+
+
+def load_axe(page) -> None:
+    """axe-core, evaluated through DevTools (page.evaluate), which the page's CSP does not
+    block, unlike an injected inline <script>."""
+    if not AXE_JS.is_file():
+        pytest.fail(f"{AXE_JS} is missing: run `npm ci` (make deps)")
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE_JS.read_text("utf-8") + "\n;true")
+
+
+def run_axe(page, tags=AXE_TAGS, include: list[str] | None = None) -> list[str]:
+    """axe-core's violations for the page as it is now (or only inside the elements with the
+    given ids), one line each: 'rule: help :: where'."""
+    load_axe(page)
+    return page.evaluate("""async ([tags, ids]) => {
+        const context = ids ? {include: ids.filter(id => document.getElementById(id)).map(id => ['#' + id])} : document;
+        const result = await axe.run(context, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+        return result.violations.map(v => v.id + ': ' + v.help + ' :: ' +
+            v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | '));
+    }""", [list(tags), include])
+
+
+FULL_PAGE_LIMIT = 16_000  # px; a full-page capture of the whole explainer takes Chromium minutes
+
+
+def screenshot(page, name: str) -> Path:
+    """A PNG of the page from its top, test-artifacts/screenshots/<name>.png (at most
+    FULL_PAGE_LIMIT px tall: the whole page is far taller)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    if page.evaluate("() => document.documentElement.scrollHeight") <= FULL_PAGE_LIMIT:
+        page.screenshot(path=str(path), full_page=True)
+        return path
+    size = page.viewport_size
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.set_viewport_size({"width": size["width"], "height": FULL_PAGE_LIMIT})
+    try:
+        page.screenshot(path=str(path))
+    finally:
+        page.set_viewport_size(size)
+    return path
+
+
+def element_screenshot(page, selector: str, name: str) -> Path:
+    """A PNG of one element, test-artifacts/screenshots/<name>.png. The viewport grows to the
+    element's height first: Chromium's element screenshots of elements taller than the
+    viewport time out on this long page."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    size = page.viewport_size
+    element = page.locator(selector).first
+    height = element.evaluate("el => Math.ceil(el.getBoundingClientRect().height)")
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
+    try:
+        element.screenshot(path=str(path))
+    finally:
+        page.set_viewport_size(size)
+    return path

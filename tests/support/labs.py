@@ -1,0 +1,111 @@
+"""Helpers the lab tests share: open the page the way a test wants it, start a lab the way a
+reader does (by reaching it) and wait until it is ready, and read what a lab drew in a form
+that two drawings can be compared in."""
+
+from playwright.sync_api import expect
+
+from builder.labs import LABS
+
+LAB_NAMES = tuple(lab.NAME for lab in LABS)
+
+
+def open_page(make_page, site_url, hash_="", render_all=True, **options):
+    """index.html in a new guarded page, scrolling instantly (smooth scrolls would make
+    screenshots and scroll checks wait).
+
+    With render_all, every section is laid out at once: the page skips far sections until the
+    reader nears them (content-visibility), which leaves their text out of innerText and lets a
+    section's height change as a test scrolls past it. Tests of loading itself pass False."""
+    options.setdefault("reduced_motion", "reduce")
+    page = make_page(**options)
+    page.goto(site_url + "index.html" + hash_)
+    page.wait_for_load_state("load")
+    if render_all:
+        render_everything(page)
+    return page
+
+
+def render_everything(page) -> None:
+    """Lay out every section now (through the CSSOM, which the page's CSP allows)."""
+    page.evaluate("() => document.querySelectorAll('.chapter').forEach(c => { c.style.contentVisibility = 'visible'; })")
+
+
+def lab(page, name):
+    """The lab's section. With JavaScript on, it is brought into view (which starts it, as
+    reaching it does for a reader) and returned once its script has made it ready."""
+    section = page.locator(f"section.lab#lab-{name}")
+    expect(section).to_have_count(1)
+    if page.evaluate("() => document.documentElement.classList.contains('js')"):
+        if section.get_attribute("data-lab-state") != "ready":
+            section.scroll_into_view_if_needed()
+        expect(section).to_have_attribute("data-lab-state", "ready")
+    return section
+
+
+def hash_of(page) -> str:
+    """The link as it stands once every lab has written its state (a lab writes the state of
+    typing or dragging when the reader pauses)."""
+    return page.evaluate("() => RAG.linksSettled().then(() => decodeURIComponent(location.hash.replace(/\\+/g, ' ')))")
+
+
+# What a lab drew, as nested lists a test can compare: every element with its tag, classes
+# and attributes (numbers compared as numbers), the live value of every form control, and its
+# text with white space folded. Left out: what the runtime adds around a drawing (the lab's
+# own state attribute, an error box, keyboard access to scroll boxes, glossary descriptions, the
+# list of a preset question picker but for the question it shows).
+DRAWN_JS = r"""(section) => {
+    const SKIP_ATTRS = new Set(["data-lab-state", "style", "aria-describedby", "data-rag-scroller", "value", "checked", "selected"]);
+    const number = (v) => (v.trim() !== "" && !isNaN(Number(v)) ? String(Number(v)) : v);
+    function walk(node) {
+        if (node.nodeType === Node.TEXT_NODE) {
+            const text = node.textContent.replace(/\s+/g, " ");
+            return text.trim() ? text : null;
+        }
+        if (node.nodeType !== Node.ELEMENT_NODE) return null;
+        if (node.classList.contains("lab-error")) return null;
+        // Controls the HTML keeps inert until the lab starts: drawn as they will stand.
+        if (node.matches("template[data-lab-controls]")) {
+            return [...node.content.childNodes].map(walk).find((c) => c !== null && typeof c !== "string") || null;
+        }
+        // A preset picker's list is the runtime's, filled from the data when the lab starts; the
+        // drawing is the question it shows.
+        if (node.closest("select[data-options=presets]") && node.matches("optgroup, option:not(:checked)")) {
+            return node.matches("optgroup") ? [...node.childNodes].map(walk).find((c) => c !== null) || null : null;
+        }
+        const attrs = [...node.attributes]
+            .filter((a) => !SKIP_ATTRS.has(a.name) && !(a.name === "tabindex" && node.hasAttribute("data-rag-scroller")))
+            .map((a) => a.name === "class" ? "class=" + [...node.classList].sort().join(" ") : a.name + "=" + number(a.value))
+            .sort();
+        if (node.matches("input, select, textarea")) attrs.push("value=" + node.value);
+        if (node.matches("input[type=radio], input[type=checkbox]")) attrs.push("checked=" + node.checked);
+        if (node.matches("option")) attrs.push("selected=" + node.selected);
+        const children = [];
+        let text = "";
+        for (const child of node.childNodes) {
+            const drawn = walk(child);
+            if (drawn === null) continue;
+            if (typeof drawn === "string") { text += drawn; continue; }
+            if (text.trim()) children.push(text.trim());
+            text = "";
+            children.push(drawn);
+        }
+        if (text.trim()) children.push(text.trim());
+        return [node.tagName.toLowerCase() + (attrs.length ? " " + attrs.join(" ") : ""), ...children];
+    }
+    return walk(section);
+}"""
+
+
+def drawn(section):
+    """What the lab's section shows, as nested [element, ...children] lists (see DRAWN_JS)."""
+    return section.evaluate(DRAWN_JS)
+
+
+def outline(tree, depth=0) -> list[str]:
+    """A drawing as indented lines, for a readable diff when two drawings differ."""
+    if isinstance(tree, str):
+        return ["  " * depth + repr(tree)]
+    lines = ["  " * depth + tree[0]]
+    for child in tree[1:]:
+        lines += outline(child, depth + 1)
+    return lines
