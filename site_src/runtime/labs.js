@@ -96,8 +96,8 @@
       /**
        * Change the state: accept(), redraw, write the link. False when accept() refused.
        * The patch goes over the current state, or over the defaults with {replace: true} (a link
-       * names a whole state). A change the reader makes continuously (typing, dragging:
-       * announce "later") writes the link once they pause: replaceState is slow in Chromium.
+       * names a whole state). The link is written just after the redraw, or, for a change the
+       * reader makes continuously (typing, dragging: announce "later"), once they pause.
        */
       set(patch, { announce = "now", link = true, replace = false } = {}) {
         const before = ctx.state;
@@ -110,11 +110,11 @@
         ctx.state = next;
         window.clearTimeout(ctx.linkTimer);
         pendingLinks.delete(name);
-        if (link && announce === "later") {
+        if (link) {
+          // After the redraw, out of the way of the next frame: replaceState is slow in Chromium.
           pendingLinks.add(name);
-          ctx.linkTimer = window.setTimeout(() => { pendingLinks.delete(name); RAG.hash.write(name, ctx.state); }, 250);
-        } else if (link) {
-          RAG.hash.write(name, next);
+          ctx.linkTimer = window.setTimeout(() => { pendingLinks.delete(name); RAG.hash.write(name, ctx.state); },
+            announce === "later" ? 250 : 0);
         }
         draw(ctx, spec, announce);
         return true;

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from builder.labs import injection
 from builder.labs.injection import InjectionAnswers, injected_passages, marked
 from engine.guardrail import Finding, check_output
-from support.labs import hash_of, lab, open_page
+from support.labs import link_of, hash_of, lab, open_page
 
 
 # ------------------------------------------------------------------ the data step
@@ -193,7 +193,7 @@ def test_the_editor_by_keyboard_and_its_state_in_the_link(make_page, site_url, d
     assert findings_shown(result) == expected
     # Screen readers hear the verdict once the reader pauses.
     expect(page.locator("#rag-status")).to_have_text(f"The guardrail blocks this answer: {'; '.join(expected)}.")
-    shared_link = page.evaluate("() => location.hash")
+    shared_link = link_of(page)
     assert hash_of(page) == f"#lab-injection?base=ignored&text={edited}"
 
     again = open_page(make_page, site_url, shared_link)

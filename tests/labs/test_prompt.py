@@ -107,19 +107,22 @@ def test_the_prompt_is_the_engines_for_every_question_and_size(desktop, data):
     for q in data["questions"]:
         # The picker and each radio change as a click would change them (mouse and keyboard:
         # the tests below), all sizes in one round trip, so every question x size stays quick.
-        shown = section.evaluate("""(lab, [q, sizes]) => {
+        shown = section.evaluate("""async (lab, [q, sizes]) => {
             const picker = lab.querySelector('select[data-picker="question"]');
             picker.value = q;
             picker.dispatchEvent(new Event('change', {bubbles: true}));
-            return sizes.map(n => {
+            const seen = [];
+            for (const n of sizes) {
                 const input = lab.querySelector('input[name="prompt-n"][value="' + n + '"]');
                 input.checked = true;
                 input.dispatchEvent(new Event('change', {bubbles: true}));
-                return {text: lab.querySelector('pre.prompt-text').textContent,
-                        ids: [...lab.querySelectorAll('.prompt-sources > li .pid code')].map(c => c.textContent),
-                        scores: [...lab.querySelectorAll('.prompt-sources > li .score')].map(c => c.textContent),
-                        status: lab.querySelector('.lab-status').textContent, hash: location.hash};
-            });
+                await RAG.linksSettled();  // the link is written just after the redraw
+                seen.push({text: lab.querySelector('pre.prompt-text').textContent,
+                           ids: [...lab.querySelectorAll('.prompt-sources > li .pid code')].map(c => c.textContent),
+                           scores: [...lab.querySelectorAll('.prompt-sources > li .score')].map(c => c.textContent),
+                           status: lab.querySelector('.lab-status').textContent, hash: location.hash});
+            }
+            return seen;
         }""", [q["id"], sizes])
         for n, got in zip(sizes, shown):
             top = data["runs"][q["id"]]["hybrid"][:n]

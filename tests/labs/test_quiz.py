@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from builder.labs import quiz
 from builder.labs.quiz import QuizQuestion
 from builder.page.templates import section_index
-from support.labs import hash_of, lab, open_page
+from support.labs import link_of, hash_of, lab, open_page
 
 
 # ------------------------------------------------------------------ the data step
@@ -124,7 +124,7 @@ def test_quiz_by_mouse_and_from_a_shared_link(make_page, site_url, data):
         expect(item.locator("label.quiz-choice.is-wrong")).to_have_count(0)
     n = len(questions(data))
     expect(section.locator(".lab-status")).to_have_text(f"{n} of {n} answered, {n} right.")
-    shared = page.evaluate("() => location.hash")
+    shared = link_of(page)
     assert hash_of(page) == "#lab-quiz?" + "&".join(f"{q['id']}={q['answer']}" for q in questions(data))
     again = open_page(make_page, site_url, shared)
     restored = lab(again, "quiz")

@@ -42,6 +42,12 @@ def lab(page, name):
     return section
 
 
+def link_of(page) -> str:
+    """location.hash as it stands once every lab has written its state, not decoded: a link to
+    open in another page."""
+    return page.evaluate("() => RAG.linksSettled().then(() => location.hash)")
+
+
 def hash_of(page) -> str:
     """The link as it stands once every lab has written its state (a lab writes the state of
     typing or dragging when the reader pauses)."""
