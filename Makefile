@@ -40,7 +40,7 @@ bench: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 
 $(PY_DEPS): requirements.txt
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --disable-pip-version-check -q -r requirements.txt
+	$(VENV)/bin/pip install --disable-pip-version-check --no-compile -q -r requirements.txt
 	touch $@
 
 $(NODE_DEPS): package.json package-lock.json $(SYS_DEPS)

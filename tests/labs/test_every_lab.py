@@ -72,7 +72,7 @@ def test_the_script_starts_by_drawing_exactly_what_the_template_drew(two_pages, 
 
 @pytest.mark.browser
 def test_no_lab_starts_at_load_and_each_starts_when_the_reader_reaches_it(make_page, site_url):
-    page = open_page(make_page, site_url, render_all=False)
+    page = open_page(make_page, site_url)
     page.wait_for_timeout(300)
     assert page.evaluate("() => [...document.querySelectorAll('section.lab[data-lab-state]')].length") == 0
     assert not [url for url in page.rag_guard.requests if LAB_FILE.search(url) or "/assets/data.js" in url]
@@ -84,7 +84,7 @@ def test_no_lab_starts_at_load_and_each_starts_when_the_reader_reaches_it(make_p
 
 @pytest.mark.browser
 def test_a_link_to_a_lab_starts_it_at_once_and_leaves_the_others_alone(make_page, site_url):
-    page = open_page(make_page, site_url, "#lab-recall?k=5", render_all=False)
+    page = open_page(make_page, site_url, "#lab-recall?k=5")
     section = page.locator("#lab-recall")
     expect(section).to_have_attribute("data-lab-state", "ready")
     far = [name for name in ("chunking", "bm25", "quiz")]

@@ -218,7 +218,7 @@ def test_a_link_with_an_unknown_answer_opens_the_default(make_page, site_url, da
 
 @pytest.mark.browser
 def test_without_javascript_both_verdicts_show_and_the_editor_does_not(make_page, site_url, data):
-    page = open_page(make_page, site_url, java_script_enabled=False)
+    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
     section = lab(page, "injection")
     expect(section.locator(".guardrail-editor")).to_be_hidden()
     for name, answer in data["labs"]["injection"]["answers"].items():

@@ -82,7 +82,7 @@ def follow(page, link):
 
 @pytest.mark.browser
 def test_without_javascript_the_default_is_the_engines_prompt(make_page, site_url, data):
-    page = open_page(make_page, site_url, java_script_enabled=False)
+    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
     section = lab(page, "prompt")
     q, n = prompt.STATE["q"], prompt.STATE["n"]
     assert prompt_text(section) == expected_prompt(data, q, n)

@@ -170,7 +170,7 @@ def test_a_link_keeps_only_real_choices_of_real_questions(make_page, site_url, d
 
 @pytest.mark.browser
 def test_quiz_without_javascript_keeps_the_answers_in_details(make_page, site_url, data):
-    page = open_page(make_page, site_url, java_script_enabled=False)
+    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
     section = lab(page, "quiz")
     items = section.locator("ol.quiz > li")
     expect(items).to_have_count(len(questions(data)))

@@ -127,7 +127,7 @@ def desktop(make_page_module, site_url):
 
 @pytest.mark.browser
 def test_without_javascript_the_default_shows_every_stage_of_the_first_question(make_page, site_url, data):
-    page = open_page(make_page, site_url, java_script_enabled=False)
+    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
     section = lab(page, "tracer")
     for key in STAGES:
         expect(section.locator(f'.trace-stage[data-stage="{key}"]')).to_be_visible()

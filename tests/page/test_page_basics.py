@@ -32,7 +32,7 @@ def desktop(make_page_module, site_url):
 
 
 def test_the_first_load_is_the_page_its_stylesheet_and_the_runtime_only(make_page, site_url):
-    page = open_page(make_page, site_url, render_all=False)
+    page = open_page(make_page, site_url)
     page.wait_for_timeout(300)
     expect(page.locator("html")).to_have_class("js")
     loaded = sorted({url.removeprefix(site_url).split("?")[0] for url in page.rag_guard.requests})
@@ -77,14 +77,14 @@ def test_toc_is_a_bar_that_opens_on_a_phone_and_a_rail_on_a_desktop(make_page, s
 
 
 def test_without_javascript_the_contents_are_open_on_a_desktop(make_page, site_url):
-    page = open_page(make_page, site_url, java_script_enabled=False)
+    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
     expect(page.locator("nav.toc ol a").first).to_be_visible()
 
 
 def test_a_section_link_scrolls_to_its_section(make_page, site_url, desktop):
     ids = chapter_ids(desktop)
     slug = ids[len(ids) // 2]
-    page = open_page(make_page, site_url, f"#{slug}", render_all=False)
+    page = open_page(make_page, site_url, f"#{slug}")
     page.wait_for_function(
         "slug => Math.abs(document.getElementById(slug).getBoundingClientRect().top) < 120", arg=slug)
 
@@ -100,7 +100,7 @@ def test_lab_state_round_trips_through_the_link_without_new_history(desktop):
 
 @pytest.mark.parametrize("name", [LAB_NAMES[0], LAB_NAMES[-1]])
 def test_a_shared_lab_link_with_a_state_it_refuses_still_lands_on_the_lab(make_page, site_url, name):
-    page = open_page(make_page, site_url, f"#lab-{name}?unknown=1&q=no-such-question", render_all=False)
+    page = open_page(make_page, site_url, f"#lab-{name}?unknown=1&q=no-such-question")
     section = lab(page, name)
     page.wait_for_function(
         "id => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 120", arg=f"lab-{name}")
@@ -125,7 +125,7 @@ def test_numbers_format_like_python(desktop):
 
 
 def test_glossary_term_opens_on_keyboard_focus_and_closes_with_escape(make_page, site_url):
-    page = open_page(make_page, site_url)
+    page = open_page(make_page, site_url, render_all=True)
     assert page.locator("main a.term").count() > 0, "no glossary terms in the prose"
     for _ in range(400):
         page.keyboard.press("Tab")
@@ -170,7 +170,7 @@ def test_glossary_popup_is_hoverable_and_a_tap_opens_it(make_page, site_url, des
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_with_every_lab_started(make_page, site_url, scheme):
-    page = open_page(make_page, site_url, color_scheme=scheme)
+    page = open_page(make_page, site_url, color_scheme=scheme, render_all=True)
     for name in LAB_NAMES:
         lab(page, name)
     page.evaluate("() => RAG.markScrollers()")
@@ -180,24 +180,26 @@ def test_axe_finds_nothing_with_every_lab_started(make_page, site_url, scheme):
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
-    page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript)
+    page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript, render_all=True)
     if javascript:
         for name in LAB_NAMES:
             lab(page, name)
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide at 360px: something does not scroll inside its box"
-    wide = page.evaluate("""() => [...document.querySelectorAll('main *')]
+    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
         .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest(
             '.table-scroll, pre, .figure-scroll, figure.figure, math, .math-block, .sample-tabs'))
-        .slice(0, 5).map(el => el.tagName.toLowerCase() + (el.className ? '.' + el.className : ''))""")
+        .slice(0, 5).map(el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+                        (typeof el.className === 'string' && el.className ? '.' + el.className : '') +
+                        ' right ' + Math.round(el.getBoundingClientRect().right))""")
     assert wide == [], f"elements sticking out of the page at 360px: {wide}"
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width}px wide at 360px: something does not scroll inside its box"
 
 
 # ------------------------------------------------------------- without JS
 
 
 def test_without_javascript_every_section_and_lab_default_is_there(make_page, site_url):
-    page = open_page(make_page, site_url, java_script_enabled=False)
+    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
     assert "js" not in (page.get_attribute("html", "class") or "").split()
     chapters = page.locator("main section.chapter")
     assert chapters.count() >= 14
@@ -266,7 +268,7 @@ LAB_SHOTS = {("desktop", "dark"), ("phone", "light")}
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_screenshots_of_the_page_and_of_every_lab(make_page, site_url, device, scheme):
-    page = open_page(make_page, site_url, viewport=VIEWPORTS[device], color_scheme=scheme)
+    page = open_page(make_page, site_url, viewport=VIEWPORTS[device], color_scheme=scheme, render_all=True)
     expect(page.locator("h1")).to_be_visible()
     assert screenshot(page, f"page-{device}-{scheme}").stat().st_size > 10_000
     for name in LAB_NAMES if (device, scheme) in LAB_SHOTS else ():

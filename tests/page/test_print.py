@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 def test_cheat_sheet_prints_on_one_page(make_page, site_url):
     # An A4 page at 96 px per inch, less 1.5 cm margins on every side.
-    page = open_page(make_page, site_url, viewport={"width": 680, "height": 1000})
+    page = open_page(make_page, site_url, viewport={"width": 680, "height": 1000}, render_all=True)
     page.emulate_media(media="print")
     sheet = page.locator("#cheat-sheet")
     expect(sheet.locator(".cheatsheet > div")).to_have_count(7)

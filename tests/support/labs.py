@@ -9,13 +9,13 @@ from builder.labs import LABS
 LAB_NAMES = tuple(lab.NAME for lab in LABS)
 
 
-def open_page(make_page, site_url, hash_="", render_all=True, **options):
+def open_page(make_page, site_url, hash_="", render_all=False, **options):
     """index.html in a new guarded page, scrolling instantly (smooth scrolls would make
     screenshots and scroll checks wait).
 
-    With render_all, every section is laid out at once: the page skips far sections until the
-    reader nears them (content-visibility), which leaves their text out of innerText and lets a
-    section's height change as a test scrolls past it. Tests of loading itself pass False."""
+    The page skips far sections until the reader nears them (content-visibility), which leaves
+    their text out of innerText; a test that reads far text (or runs axe over the whole page)
+    passes render_all=True to lay out every section at once. lab() lays out its own section."""
     options.setdefault("reduced_motion", "reduce")
     page = make_page(**options)
     page.goto(site_url + "index.html" + hash_)
@@ -35,6 +35,8 @@ def lab(page, name):
     reaching it does for a reader) and returned once its script has made it ready."""
     section = page.locator(f"section.lab#lab-{name}")
     expect(section).to_have_count(1)
+    # Its section laid out for good, so the lab's place does not move while a test uses it.
+    section.evaluate("s => { s.closest('.chapter').style.contentVisibility = 'visible'; }")
     if page.evaluate("() => document.documentElement.classList.contains('js')"):
         if section.get_attribute("data-lab-state") != "ready":
             section.scroll_into_view_if_needed()
