@@ -1,12 +1,14 @@
 # The two commands of the README:  make build  and  make test.
 # Everything they need is installed on first use: a Python venv with pinned packages,
-# Debian's chromium and Node.js, and the npm test tools.
+# Node.js and the pinned npm packages (onnxruntime-web ships with the live model; the rest are
+# test tools), and for the tests Debian's chromium.
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PY_DEPS   := $(VENV)/.installed
 NODE_DEPS := node_modules/.installed
+BUILD_SYS_DEPS := .cache/.system-deps-build
 SYS_DEPS  := .cache/.system-deps
 
 export HF_HUB_OFFLINE ?= 1
@@ -14,7 +16,7 @@ export TOKENIZERS_PARALLELISM := false
 
 .PHONY: build test check deps clean serve bench
 
-build: $(PY_DEPS)
+build: $(PY_DEPS) $(NODE_DEPS)
 	$(PY) build.py
 
 # Two workers, one test file each at a time (a file's tests may share a browser page).
@@ -23,14 +25,14 @@ test: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 	$(PY) -m pytest -n 2 --dist loadfile
 
 # The edit loop: engine, corpus, page and lab data, no browser, no repeated builds (under 90 s).
-check: $(PY_DEPS) $(SYS_DEPS)
+check: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 	$(PY) -m pytest -m "not browser and not slow" -q
 
 deps: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 
 # Authoring: build, serve dist/ on 127.0.0.1 (PORT=8000 by default, a free one if taken),
 # rebuild on every edit under corpus/ and site_src/, reload the open page.
-serve: $(PY_DEPS)
+serve: $(PY_DEPS) $(NODE_DEPS)
 	$(PY) -m builder.serve $(if $(PORT),--port $(PORT))
 
 # The budgets (README, "Performance budgets"): prints a table, writes bench/results/latest.json.
@@ -43,9 +45,13 @@ $(PY_DEPS): requirements.txt
 	$(VENV)/bin/pip install --disable-pip-version-check --no-compile -q -r requirements.txt
 	touch $@
 
-$(NODE_DEPS): package.json package-lock.json $(SYS_DEPS)
+$(NODE_DEPS): package.json package-lock.json $(BUILD_SYS_DEPS)
 	npm ci --no-audit --no-fund
 	touch $@
+
+$(BUILD_SYS_DEPS): scripts/install-system-deps.sh
+	bash scripts/install-system-deps.sh build
+	mkdir -p .cache && touch $@
 
 $(SYS_DEPS): scripts/install-system-deps.sh
 	bash scripts/install-system-deps.sh

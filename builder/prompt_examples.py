@@ -1,10 +1,11 @@
 """Section 7's examples of what a prompt is made of: one passage as the tagged source block the
-prompt carries, and what its id costs in tokens next to its URL (data.prompt_examples).
+prompt carries, and what its id costs in tokens next to its URL; and, for section 12's note on
+prompt caching, what the part of every prompt that never changes costs (data.prompt_examples).
 
 Example: prompt_examples(corpus)["id_tokens"]["id"] -> 'refund-new'
 """
 
-from engine.prompt import source_block
+from engine.prompt import Source, build_prompt, source_block
 from engine.tokens import count_o200k
 
 from builder.core_data import source_of
@@ -12,8 +13,24 @@ from builder.core_data import source_of
 EXAMPLE = "refund-new"  # the passage whose block is shown and whose id and URL are counted
 
 
+def fixed_prefix() -> str:
+    """The start every prompt shares, whatever the question and the sources: the rules, up to
+    the first source block. Only a shared start can be served from a provider's prompt cache.
+
+    Example: fixed_prefix().startswith("Rules:") -> True
+    """
+    first = build_prompt("one question", [Source("a", "A", "2026-01-01", "one text")])
+    second = build_prompt("another", [Source("b", "B", "2026-02-02", "another text")])
+    shared = 0
+    while shared < min(len(first), len(second)) and first[shared] == second[shared]:
+        shared += 1
+    return first[:first.rindex("\n", 0, shared) + 1]  # whole lines only
+
+
 def prompt_examples(corpus) -> dict:
     example = corpus.by_id[EXAMPLE]
+    prefix = fixed_prefix()
     return {"block": source_block(source_of(example)),
+            "fixed_prefix": {"text": prefix, "tokens": count_o200k(prefix)},
             "id_tokens": {"id": example.id, "url": example.url, "id_tokens": count_o200k(example.id),
                           "url_tokens": count_o200k(example.url)}}

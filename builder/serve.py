@@ -38,6 +38,10 @@ from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
+# The types dist/ needs, whatever the machine's mimetypes table holds: browsers refuse a module
+# script (.mjs) or streamed WebAssembly (.wasm) served as anything else.
+SITE_TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm",
+              ".svg": "image/svg+xml", ".json": "application/json"}
 DEFAULT_PORT = 8000
 POLL_SECONDS = 0.2
 KEEPALIVE_SECONDS = 15
@@ -208,8 +212,7 @@ class DevState:
 class DevHandler(SimpleHTTPRequestHandler):
     """dist/ as files, HTML pages rewritten on the way out, and the /__dev/ endpoints."""
 
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".svg": "image/svg+xml", ".json": "application/json"}
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **SITE_TYPES}
     state: DevState  # set by make_server
 
     def log_message(self, format, *args):  # noqa: A002 (the base class's name)

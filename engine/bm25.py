@@ -1,4 +1,4 @@
-"""BM25 keyword scoring, Lucene's variant, over an inverted index.
+"""BM25 keyword scoring with Lucene's IDF, over an inverted index.
 
     IDF(t)        = ln(1 + (N - n_t + 0.5) / (n_t + 0.5))
     score(q, d)   = sum over distinct terms t of q:
@@ -6,7 +6,8 @@
 
 where N is the number of texts, n_t how many contain t, f how often t occurs in d.
 Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond" (2009);
-the IDF is Lucene's, which never goes negative.
+the IDF is Lucene's, which never goes negative. Lucene itself, since version 8, leaves the
+(k1 + 1) out of the numerator: its scores are these divided by k1 + 1, in the same order.
 
 Example: BM25(["qb 4021 file limit", "qb"]).scores("QB-4021") -> [0.7029..., 0.2416...]
 """

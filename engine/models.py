@@ -37,3 +37,29 @@ def cross_encoder(location: str):
     from sentence_transformers import CrossEncoder  # heavy: only when a reranker is named
 
     return CrossEncoder(location, device="cpu")
+
+
+def transformer_for_export(location: str):
+    """The embedding model's transformer (the BERT under sentence-transformers' pooling), with
+    the plain ("eager") attention that torch.onnx's exporter traces, and the sequence length
+    sentence-transformers cuts texts to.
+
+    Example: transformer_for_export(dense.resolve_model()[0])[1] -> 256
+    """
+    _quiet_offline_when_local(location)
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(location, device="cpu", model_kwargs={"attn_implementation": "eager"})
+    return model[0].auto_model.eval(), model.max_seq_length
+
+
+def model_folder(location: str) -> Path:
+    """The folder holding the model's files (its tokenizer.json and vocab.txt among them): the
+    location itself when it is one, else the hub's copy in the local Hugging Face cache, fetched
+    there first if it is missing and the network allows."""
+    if Path(location).is_dir():
+        return Path(location)
+    _quiet_offline_when_local(location)
+    from huggingface_hub import snapshot_download
+
+    return Path(snapshot_download(location))

@@ -15,6 +15,9 @@ What it measures, each in a scratch folder (the repo's dist/ and .cache/ are not
             answering a typed query over those passages (engine alone, and the BM25 lab)
   weight    the gzipped bytes the page downloads: HTML, data, CSS, JS
   labs      every control of every lab: event to end of re-render, in Chromium
+  land      a shared lab link opened at 390 px with the CPU slowed: when the reader is put there
+  live      the model in the browser: download size, time until it is ready (fresh and cached),
+            per-query latency at 8, 32 and 256 wordpieces; the live feature's share of the page
   lighthouse  performance, accessibility, best practices (mobile and desktop presets)
 
 A benchmark, not a test: it reports misses rather than failing, and its figures depend on the
@@ -41,11 +44,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from builder.serve import SITE_TYPES  # noqa: E402 (the project's root is put on the path just above)
+
 RESULTS = ROOT / "bench" / "results" / "latest.json"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
-STEPS = ("cold", "noop", "edit", "serve", "scale", "weight", "labs", "land", "lighthouse")
+STEPS = ("cold", "noop", "edit", "serve", "scale", "weight", "labs", "land", "live", "lighthouse")
 EDITED_PASSAGE = "err-4021"
 FRAME_MS = 16.0
 SCHEMA = 1
@@ -111,13 +117,17 @@ def commit() -> str | None:
 
 
 def copy_warm_cache(to: Path) -> None:
-    """The repo's embeddings, token counts and sample outputs, so a build needs no model."""
+    """The repo's embeddings, token counts, sample outputs, FTS5 results and exported live model
+    (hard-linked: a few hundred MB), so a build needs no model."""
     to.mkdir(parents=True, exist_ok=True)
     source = ROOT / ".cache"
     for item in source.glob("*.json"):
         shutil.copy(item, to / item.name)
-    if (source / "samples").is_dir():
-        shutil.copytree(source / "samples", to / "samples", dirs_exist_ok=True)
+    for folder in ("samples", "fts5"):
+        if (source / folder).is_dir():
+            shutil.copytree(source / folder, to / folder, dirs_exist_ok=True)
+    if (source / "live-model").is_dir():
+        shutil.copytree(source / "live-model", to / "live-model", dirs_exist_ok=True, copy_function=os.link)
 
 
 def edit_passage(corpus: Path, pid: str, addition: str) -> Path:
@@ -264,8 +274,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     """Static files, gzipped (level 6) when the client accepts it, as any real host serves them:
     Lighthouse's simulated slow network would otherwise download the page uncompressed."""
 
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".svg": "image/svg+xml", ".json": "application/json"}
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **SITE_TYPES}
     COMPRESSED = (".html", ".css", ".js", ".json", ".svg")
 
     def log_message(self, format, *args):  # noqa: A002
@@ -527,6 +536,140 @@ def bench_land(site: Path, slowdowns=(4, 2), repeats: int = 3) -> dict:
             browser.close()
     finally:
         server.close()
+    return results
+
+
+# ------------------------------------------------------------------ live: the model in the browser
+
+
+LIVE_LENGTHS = (8, 32, 256)
+LIVE_BUDGET_MS = 50.0
+READY_BUDGET_S = 3.0
+LIVE_SHARE_BUDGET_KIB = 5.0
+LIVE_LABS = ("ask", "map")
+
+# Questions cut from the corpus's own text to a given length in wordpieces ([CLS] and [SEP]
+# included, as the model sees them), each searched live `repeats` times after two warm-ups:
+# embedding alone, and the whole query (embedding, dense, BM25, fusion).
+LIVE_QUERY_JS = r"""
+async ({lengths, repeats}) => {
+  const words = RAG.data.passages.map((p) => p.text).join(" ").split(/\s+/);
+  const sized = (n) => {
+    let text = "";
+    for (const word of words) {
+      const next = text ? text + " " + word : word;
+      if (RAG.live.countWordpieces(next) > n) break;
+      text = next;
+    }
+    return text;
+  };
+  const out = [];
+  for (const n of lengths) {
+    const text = sized(n);
+    for (let i = 0; i < 2; i++) await RAG.live.search(text);
+    const embed = [], search = [];
+    for (let i = 0; i < repeats; i++) {
+      let t = performance.now();
+      await RAG.live.embed(text);
+      embed.push(performance.now() - t);
+      t = performance.now();
+      await RAG.live.search(text);
+      search.push(performance.now() - t);
+    }
+    out.push({ wordpieces: RAG.live.countWordpieces(text), embed_ms: embed, search_ms: search });
+  }
+  return out;
+}
+"""
+
+
+def load_live_model(page, url: str) -> dict:
+    """Open the page at the Ask lab, press its load button as a reader would, wait until ready."""
+    page.goto(url + "index.html#lab-ask", wait_until="load")
+    page.wait_for_selector('section.lab[data-lab="ask"][data-lab-state="ready"]')
+    started = time.perf_counter()
+    page.click('button[name="ask-load"]')
+    page.wait_for_function("() => window.RAG.live && ['ready', 'failed'].includes(RAG.live.state)", timeout=120_000)
+    wall_ms = (time.perf_counter() - started) * 1000
+    if page.evaluate("RAG.live.state") != "ready":
+        raise RuntimeError("the live model did not load: " + page.inner_text('section.lab[data-lab="ask"] .live-note'))
+    timings = page.evaluate("RAG.live.timings")
+    return {"download_ms": timings["downloadMs"], "ready_ms": timings["readyMs"], "cached": timings["cached"],
+            "click_to_ready_ms": wall_ms}
+
+
+def query_latencies(found: list[dict]) -> list[dict]:
+    """Median and p95 per query length, of the whole query and of the embedding alone."""
+    return [{"wordpieces": row["wordpieces"], "runs": len(row["search_ms"]),
+             "median_ms": median(row["search_ms"]), "p95_ms": percentile(row["search_ms"], 0.95),
+             "embed_median_ms": median(row["embed_ms"]), "embed_p95_ms": percentile(row["embed_ms"], 0.95)}
+            for row in found]
+
+
+def lab_sections(html: str, names=LIVE_LABS) -> list[str]:
+    """The markup of the named labs' <section> elements, as the first HTML holds it."""
+    found = []
+    for name in names:
+        start = html.find(f'<section class="lab" data-lab="{name}"')
+        if start < 0:
+            raise ValueError(f'the page has no <section class="lab" data-lab="{name}">')
+        depth, at = 0, start
+        for tag in re.finditer(r"<(/?)section\b", html[start:]):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                at = start + tag.start() + len("</section>")
+                break
+        found.append(html[start:at])
+    return found
+
+
+def live_share(html: str) -> int:
+    """What the live feature's labs add to the first download: gzip of the page minus gzip of
+    the page without them (their scripts and data load only when the reader reaches them)."""
+    without = html
+    for section in lab_sections(html):
+        without = without.replace(section, "")
+    return gzip_size(html.encode()) - gzip_size(without.encode())
+
+
+def bench_live(site: Path, repeats: int = 20, visits: int = 3) -> dict:
+    """The model in Chromium: `visits` first visits (each an empty browser profile), then one
+    visit more in the same profile (the Cache Storage copy), then query latency; the latency at
+    32 wordpieces again with the CPU 4x slower, as on a mid-range phone."""
+    from playwright.sync_api import sync_playwright
+
+    html = (site / "index.html").read_text("utf-8")
+    server = StaticServer(site)
+    results = {"share_gzip": live_share(html)}
+    try:
+        with sync_playwright() as playwright:
+            browser = chromium(playwright)
+            first = []
+            for visit in range(visits):
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                page = context.new_page()
+                page.set_default_timeout(120_000)
+                first.append(load_live_model(page, server.url))
+                if visit < visits - 1:
+                    context.close()
+            again = load_live_model(page, server.url)
+            results["download_bytes"] = page.evaluate("RAG.data.live.download_bytes")
+            results["precision"] = page.evaluate("RAG.data.live.precision")
+            results["first_visits"], results["cached_visit"] = first, again
+            results["queries"] = query_latencies(page.evaluate(LIVE_QUERY_JS, {"lengths": list(LIVE_LENGTHS), "repeats": repeats}))
+            session = context.new_cdp_session(page)
+            session.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+            results["queries_cpu_4x_slower"] = query_latencies(page.evaluate(LIVE_QUERY_JS, {"lengths": [32], "repeats": 5}))
+            session.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+            context.close()
+            browser.close()
+    finally:
+        server.close()
+    ready = [v["ready_ms"] for v in first]
+    print(f"  live model            {results['download_bytes'] / 1e6:.1f} MB ({results['precision']}); ready "
+          f"{median(ready):.0f} ms after the download (median of {visits}); cached visit: read "
+          f"{again['download_ms']:.0f} ms, ready {again['ready_ms']:.0f} ms; "
+          + ", ".join(f"{q['wordpieces']} wordpieces {q['median_ms']:.1f} ms" for q in results["queries"]), flush=True)
     return results
 
 
@@ -837,6 +980,33 @@ def budgets(results: dict) -> list[dict]:
                 "<= 1000 ms, never moves", slowest["median_ms"] <= 1000 and not any(f["moved"] for f in mine),
                 "; ".join(f"{f['link']} {f['median_ms']:.0f} ms{' (moved)' if f['moved'] else ''}" for f in mine)
                 + " (median of 3 each)")
+    live = results.get("live")
+    if live:
+        first, again = live["first_visits"], live["cached_visit"]
+        ready_s = median([v["ready_ms"] for v in first]) / 1000
+        row("live model download", f"{live['download_bytes'] / 1e6:.1f} MB", "report", None,
+            f"{live['precision']} weights, the wasm runtime, the vocabulary and the passage vectors; first visit: "
+            f"downloaded and checked in {median([v['download_ms'] for v in first]) / 1000:.2f} s from this machine's "
+            f"loopback (median of {len(first)}); a second visit reads the browser's cache "
+            f"({'used' if again['cached'] else 'NOT used'}) in {again['download_ms'] / 1000:.2f} s")
+        row("live model ready after the download", f"{ready_s:.2f} s", f"<= {READY_BUDGET_S:.0f} s",
+            ready_s <= READY_BUDGET_S and max(v["ready_ms"] for v in first) / 1000 <= READY_BUDGET_S,
+            "runs: " + ", ".join(f"{v['ready_ms'] / 1000:.2f}" for v in first) + f" s; cached visit "
+            f"{again['ready_ms'] / 1000:.2f} s; click to ready (first visit): "
+            f"{median([v['click_to_ready_ms'] for v in first]) / 1000:.2f} s")
+        slow = {q["wordpieces"]: q for q in live.get("queries_cpu_4x_slower", [])}
+        for q in live["queries"]:
+            budgeted = q["wordpieces"] <= 32
+            row(f"live query, {q['wordpieces']} wordpieces", f"{q['median_ms']:.1f} ms median",
+                f"<= {LIVE_BUDGET_MS:.0f} ms median" if budgeted else "report",
+                q["median_ms"] <= LIVE_BUDGET_MS if budgeted else None,
+                f"p95 {q['p95_ms']:.1f} ms over {q['runs']} runs; the embedding alone: median "
+                f"{q['embed_median_ms']:.1f} ms" + (f"; with the CPU 4x slower: median {slow[q['wordpieces']]['median_ms']:.1f} ms"
+                                                    if q["wordpieces"] in slow else ""))
+        share = live["share_gzip"] / 1024
+        row("live feature's share of the first download", f"{share:.1f} KiB", f"<= {LIVE_SHARE_BUDGET_KIB:.0f} KiB",
+            share <= LIVE_SHARE_BUDGET_KIB, "gzip of the page minus gzip of the page without the "
+            + " and ".join(LIVE_LABS) + " labs; their scripts, data and the model load only when asked")
     labs = results.get("labs")
     if labs:
         slowest = max(labs["by_lab"].items(), key=lambda kv: kv[1]["median_ms"] or 0)
@@ -954,6 +1124,8 @@ def main(argv: list[str]) -> int:
             results.update(bench_page(site, steps))
         if "land" in steps:
             results["land"] = bench_land(site)
+        if "live" in steps:
+            results["live"] = bench_live(site)
         if "lighthouse" in steps:
             results["lighthouse"] = bench_lighthouse(site, work)
         if "scale" in steps:

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Install the Debian packages the tests need: Chromium (driven by Playwright through
-# executable_path; Playwright never downloads a browser of its own) and Node.js (runs the
-# JavaScript twins of the code samples). Does nothing when they are already there.
+# Install the Debian packages the project needs. Does nothing when they are already there.
+#   install-system-deps.sh build   Node.js and npm: npm installs onnxruntime-web, whose files
+#                                  the build ships with the live model
+#   install-system-deps.sh         the same, and for the tests Chromium (driven by Playwright
+#                                  through executable_path; Playwright never downloads a browser
+#                                  of its own) and the DejaVu fonts the screenshots use
 set -euo pipefail
 
 missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
-fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
+if [ "${1:-all}" != build ]; then
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing Debian packages: ${missing[*]}"

@@ -120,6 +120,43 @@ def test_budget_table_says_met_or_missed_from_the_figures():
     assert {r["budget"]: r for r in bench.budgets(results)}["no-op vs cold"]["met"] is False
 
 
+def test_the_live_share_is_what_the_ask_and_map_labs_add_to_the_gzipped_page():
+    filler = "".join(f"<p>paragraph {i} of the page</p>" for i in range(200))
+    ask = ('<section class="lab" data-lab="ask" id="lab-ask"><h3>Ask</h3><section class="inner">'
+           + "".join(f"<li>stage {i} computed live</li>" for i in range(60)) + "</section><p>after</p></section>")
+    mapped = '<section class="lab" data-lab="map"><svg>' + "<rect/>" * 40 + "</svg></section>"
+    page = f"<main>{filler}{ask}<section class=\"lab\" data-lab=\"bm25\">x</section>{mapped}</main>"
+    assert bench.lab_sections(page) == [ask, mapped]  # a nested section does not end the lab early
+    share = bench.live_share(page)
+    assert share == bench.gzip_size(page.encode()) - bench.gzip_size(page.replace(ask, "").replace(mapped, "").encode())
+    assert 0 < share < bench.gzip_size((ask + mapped).encode())
+    with pytest.raises(ValueError, match='data-lab="map"'):
+        bench.lab_sections(filler + ask)
+
+
+def test_live_budgets_hold_short_queries_to_50_ms_and_report_long_ones():
+    queries = [{"wordpieces": 8, "embed_ms": [9.0] * 5, "search_ms": [10.0, 11.0, 12.0, 13.0, 90.0]},
+               {"wordpieces": 32, "embed_ms": [40.0] * 5, "search_ms": [48.0, 49.0, 55.0, 56.0, 60.0]},
+               {"wordpieces": 256, "embed_ms": [380.0] * 5, "search_ms": [400.0] * 5}]
+    latencies = bench.query_latencies(queries)
+    assert latencies[0]["median_ms"] == 12.0 and latencies[0]["p95_ms"] == 90.0 and latencies[0]["runs"] == 5
+    live = {"download_bytes": 81_555_883, "precision": "fp16-embeddings", "share_gzip": 4 * 1024,
+            "first_visits": [{"download_ms": 1400.0, "ready_ms": 1300.0, "cached": False, "click_to_ready_ms": 2800.0},
+                             {"download_ms": 1300.0, "ready_ms": 3200.0, "cached": False, "click_to_ready_ms": 4600.0}],
+            "cached_visit": {"download_ms": 370.0, "ready_ms": 1150.0, "cached": True, "click_to_ready_ms": 1600.0},
+            "queries": latencies, "queries_cpu_4x_slower": bench.query_latencies(queries[1:2])}
+    rows = {r["budget"]: r for r in bench.budgets({"live": live})}
+    assert rows["live model download"]["measured"] == "81.6 MB" and "cache (used)" in rows["live model download"]["note"]
+    assert rows["live query, 8 wordpieces"]["met"] is True
+    assert rows["live query, 32 wordpieces"]["met"] is False  # median 55 ms > 50 ms
+    assert "CPU 4x slower: median 55.0 ms" in rows["live query, 32 wordpieces"]["note"]
+    assert rows["live query, 256 wordpieces"]["met"] is None  # reported, no budget
+    assert rows["live model ready after the download"]["met"] is False  # the median holds, one run took 3.2 s
+    assert rows["live feature's share of the first download"]["met"] is True
+    live["share_gzip"] = 6 * 1024
+    assert {r["budget"]: r for r in bench.budgets({"live": live})}["live feature's share of the first download"]["met"] is False
+
+
 def test_lighthouse_summary_lists_what_keeps_a_score_below_100():
     report = {"lighthouseVersion": "12.2.3",
               "categories": {"performance": {"score": 0.97, "auditRefs": [{"id": "speed-index", "weight": 10},

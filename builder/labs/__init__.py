@@ -10,10 +10,12 @@
 A section places a lab with {{ lab("<name>") }}.
 """
 
-from builder.labs import (bm25, checker, chunking, hybrid, injection, permissions, prompt, quiz, recall, rerank,
+from builder.labs import (ask, bm25, checker, chunking, hybrid, injection, permissions, prompt, quiz, recall, rerank,
                           tracer, winners)
+from builder.labs import map as embedding_map
 
-LABS = (chunking, bm25, winners, hybrid, rerank, prompt, checker, tracer, permissions, injection, recall, quiz)
+LABS = (chunking, bm25, winners, hybrid, rerank, prompt, checker, tracer, ask, embedding_map, permissions, injection,
+        recall, quiz)
 BY_NAME = {lab.NAME: lab for lab in LABS}
 
 

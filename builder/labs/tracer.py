@@ -1,12 +1,16 @@
 """One question, every stage: a tracer question's dense, BM25 and fused lists, the rerank, the
 passages its prompt carries, the illustrative answer with its citations, and the real
 citation check, side by side or one stage at a time. Everything is in the core data
-(runs, rerank, tracers); the data step sets how deep each list is shown.
+(runs, rerank, tracers); the data step sets how deep each list is shown, and the cut-off the
+rerank stage applies (the rerank lab's default threshold), so the lab can say which passages
+the prompt carries that a cut-off would have dropped: the prompt takes the fused list.
 
 The lab's parts: site_src/labs/tracer/ (lab.html, lab.js, lab.css) and tests/labs/test_tracer.py.
 
-Example: data(build) -> {"depth": 5}
+Example: data(build) -> {"depth": 5, "cutoff": 0.5} (with the illustrative rerank scores)
 """
+
+from builder.labs.rerank import threshold_control
 
 NAME = "tracer"
 STATE = {"q": "upload-4021", "stage": "all"}  # the state the page opens on
@@ -14,4 +18,4 @@ DEPTH = 5  # rows each ranked list shows
 
 
 def data(build) -> dict:
-    return {"depth": DEPTH}
+    return {"depth": DEPTH, "cutoff": threshold_control(build.data["rerank"])["threshold"]}

@@ -28,12 +28,12 @@ RUNTIME = ("dom.js", "format.js", "hash.js", "land.js", "loader.js", "page-data.
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "glossary.css", "corpus.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
-SHARED = ("engine",)          # site_src/scripts/<name>.js
+SHARED = ("engine", "wordpiece", "live")  # site_src/scripts/<name>.js
 STATIC = ("favicon.svg",)     # site_src/assets/, copied as they are
 # Keys of the data that only the build reads (prose, figures, templates); the browser's copy
 # leaves them out. Each lab's part travels in that lab's own file.
 BUILD_ONLY_KEYS = frozenset({"labs", "glossary", "worked_example", "rewrites", "rrf_example", "near_misses",
-                             "samples", "prompt_examples"})
+                             "samples", "prompt_examples", "fts5"})
 
 
 def joined(folder: Path, names) -> str:

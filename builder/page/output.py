@@ -74,6 +74,16 @@ class StagedOutput:
             path.write_bytes(content)
         return path
 
+    def link(self, source: Path, relative: str) -> None:
+        """A large file the build keeps in its cache: hard-linked where the system allows it
+        (no copy of tens of megabytes on every build), copied otherwise."""
+        path = self.folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, path)
+        except OSError:
+            shutil.copyfile(source, path)
+
     def copy(self, source: Path, relative: str) -> None:
         path = self.folder / relative
         path.parent.mkdir(parents=True, exist_ok=True)

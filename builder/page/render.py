@@ -96,7 +96,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     html = environment().get_template("page.html").render(
         title=TITLE, description=DESCRIPTION,
         sections=[{"slug": s.slug, "number": s.number, "title": s.title, "html": Markup(s.html)} for s in sections],
-        glossary=data["glossary"], schema=data["schema"], assets=links,
+        glossary=data["glossary"], schema=data["schema"], assets=links, live=bool(data.get("live")),
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
     return RenderedPage(html, files, claims.results, samples)

@@ -134,14 +134,29 @@
   /** How a preset question is named in a picker (site_src/templates/_macros.html, the same). */
   const questionLabel = (q) => (q.set === "golden" ? `${q.id} \u00b7 ${q.text}${q.paraphrase ? " (paraphrase)" : ""}` : q.text);
 
-  /** Every preset question in a picker the HTML left holding only the question it shows. */
-  function listPresets(picker, data) {
-    const group = (label, set) => RAG.el("optgroup", { label },
-      data.questions.filter((q) => q.set === set).map((q) => RAG.el("option", { value: q.id }, questionLabel(q))));
+  /** The questions asked live in this browser (the "Ask your own question" lab) that a lab takes. */
+  const askedFor = (ctx, spec) => RAG.questions.live().filter((q) => spec.accept({ ...ctx.state, q: q.id }, ctx));
+  const askedGroup = (asked) => (asked.length ? RAG.el("optgroup", { label: "Asked here, searched live in your browser", dataset: { asked: "" } },
+    asked.map((q) => RAG.el("option", { value: q.id }, q.text))) : null);
+
+  /** Every preset question in a picker the HTML left holding only the question it shows, and
+   *  the questions asked live that the lab takes. */
+  function listPresets(picker, data, asked) {
+    const option = (q) => RAG.el("option", { value: q.id }, questionLabel(q));
+    const group = (label, set) => RAG.el("optgroup", { label }, data.questions.filter((q) => q.set === set).map(option));
     const own = picker.hasAttribute("data-own-words") ? RAG.el("option", { value: "" }, "Your own words (type below)") : null;
     const shown = picker.value;
-    RAG.replace(picker, own, group("Questions followed through the page", "tracer"), group("Golden set", "golden"));
+    RAG.replace(picker, own, askedGroup(asked),
+      group("Questions followed through the page", "tracer"), group("Golden set", "golden"));
     picker.value = shown;
+  }
+
+  /** A picker of the lab's own questions (its HTML lists them all) gains the questions asked live. */
+  function listAsked(picker, asked) {
+    const old = picker.querySelector("optgroup[data-asked]");
+    if (old) old.remove();
+    const group = askedGroup(asked);
+    if (group) picker.prepend(group);
   }
 
   async function start(section) {
@@ -158,7 +173,12 @@
     const ctx = context(section, spec, data, own);
     if (spec.setup) spec.setup(ctx);
     const picker = ctx.find('select[data-picker="question"]');
-    if (picker && picker.dataset.options === "presets") listPresets(picker, data);
+    if (picker) {
+      const list = () => (picker.dataset.options === "presets" ? listPresets(picker, data, askedFor(ctx, spec))
+        : listAsked(picker, askedFor(ctx, spec)));
+      list();
+      ctx.on(document, "rag:questions", () => { list(); picker.value = ctx.state.q; });
+    }
     if (picker) ctx.on(picker, "change", () => ctx.set({ q: picker.value }));
     const linked = RAG.hash.read(name);
     const fromLink = Object.keys(linked).length ? spec.accept({ ...ctx.defaults, ...linked }, ctx) : null;
@@ -180,7 +200,7 @@
 
   /** Resolves once no lab waits to write its link (the reader paused): for tests and benchmarks. */
   RAG.linksSettled = () => new Promise((resolve) => {
-    const check = () => (pendingLinks.size ? window.setTimeout(check, 50) : resolve());
+    const check = () => (pendingLinks.size ? window.setTimeout(check, 10) : resolve());
     check();
   });
 

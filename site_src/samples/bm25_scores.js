@@ -1,4 +1,4 @@
-// BM25 from scratch (Lucene's variant), on the four tiny passages of the worked example.
+// BM25 from scratch (with Lucene's IDF), on the four tiny passages of the worked example.
 const K1 = 1.2, B = 0.75;
 
 function tokenize(text) {

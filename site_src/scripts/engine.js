@@ -1,5 +1,5 @@
-/* The browser's twins of engine/tokenize.py, bm25.py, fusion.py, prompt.py, citations.py and
-   guardrail.py. Same rules, same order of arithmetic; tests/site/test_js_engine.py runs both
+/* The browser's twins of engine/tokenize.py, bm25.py, fusion.py, access.py, prompt.py,
+   citations.py and guardrail.py. Same rules, same order of arithmetic; tests/site/test_js_engine.py runs both
    languages on the same inputs and requires the same results. */
 (function (root) {
   "use strict";
@@ -146,8 +146,20 @@
     return findings.map((f) => ({ kind: f.kind, match: f.match, text: FINDING_LABELS[f.kind] + ": " + f.match }));
   }
 
+  // access.py: who may read a passage, applied inside the search or after its top k.
+  function canRead(passageGroups, readerGroups) {
+    return passageGroups.some((group) => readerGroups.includes(group));
+  }
+  function preFilter(rankedIds, acl, readerGroups, k) {
+    return rankedIds.filter((pid) => canRead(acl[pid], readerGroups)).slice(0, k);
+  }
+  function postFilter(rankedIds, acl, readerGroups, k) {
+    return rankedIds.slice(0, k).filter((pid) => canRead(acl[pid], readerGroups));
+  }
+
   const api = {
     tokenize: tokenize, uniqueTerms: uniqueTerms, BM25: BM25, rrf: rrf, escapeText: escapeText,
+    canRead: canRead, preFilter: preFilter, postFilter: postFilter,
     buildPrompt: buildPrompt, normalize: normalize, wholeNumbers: wholeNumbers, checkClaim: checkClaim,
     checkCitations: checkCitations, hostOf: hostOf, checkOutput: checkOutput,
   };

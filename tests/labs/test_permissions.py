@@ -1,8 +1,9 @@
 """The permission demo (builder/labs/permissions.py, site_src/labs/permissions/): the data step
 picks the questions where a post-filter shows its cost and filters each reader's dense ranking
 before and after the top k; the page shows, for every reader, question and k, exactly the lists
-the build computed, never names a passage the reader may not read, works by keyboard, restores
-a shared link, and fits a phone."""
+the build computed, never names a passage the reader may not read in a filtered list, shows the
+keyword search filtered and unfiltered with every leak flagged and its fused rank, works by
+keyboard, restores a shared link, and fits a phone."""
 
 import json
 from types import SimpleNamespace
@@ -33,8 +34,9 @@ ACL = {p.id: list(p.acl) for p in PASSAGES}
 
 
 def dense(*ids):
-    """A dense ranking with made-up falling scores."""
-    return {"dense": [[pid, 1 - i / 10] for i, pid in enumerate(ids)]}
+    """A dense ranking with made-up falling scores, and a BM25 ranking of the same ids reversed."""
+    return {"dense": [[pid, 1 - i / 10] for i, pid in enumerate(ids)],
+            "bm25": [[pid, 9 - i] for i, pid in enumerate(reversed(ids))]}
 
 
 def core(questions: dict[str, tuple[str, list[str]]]) -> dict:
@@ -55,6 +57,16 @@ def test_filtered_pre_keeps_k_readable_passages_and_post_drops_the_unreadable_fr
     for lists in permissions.filtered(ranked, ACL, ["public", "staff"]).values():
         assert lists["pre"] == lists["post"]
     assert permissions.filtered(ranked, ACL, ["public", "staff"])["5"]["post"] == ranked[:5]
+
+
+def test_half_filtered_names_what_a_filter_on_the_vector_search_alone_lets_into_the_fused_list():
+    # Vector search filtered for a customer: a, b, m. Keyword search unfiltered: s1, c, a.
+    # RRF (k = 60): a = 1/61 + 1/63, s1 = 1/61, b = 1/62, c = 1/62, m = 1/63: s1 comes second.
+    assert permissions.half_filtered(["s1", "a", "b", "m"], ["s1", "c", "a"], ACL, ["public"]) == [["s1", 2]]
+    # Deeper than the fusion depth, nothing is fused: s2 at keyword rank 3 is left out at depth 2.
+    assert permissions.half_filtered(["a"], ["c", "d", "s2"], ACL, ["public"], depth=2) == []
+    # Staff may read everything: nothing leaks.
+    assert permissions.half_filtered(["s1", "a"], ["s2", "a"], ACL, ["public", "staff"]) == []
 
 
 def test_restricted_questions_are_golden_ones_ranking_a_hidden_passage_best_first_one_per_passage():
@@ -94,6 +106,11 @@ def test_the_data_step_gives_each_reader_its_hidden_passages_and_lists_for_every
     for role, groups in (("customer", ["public"]), ("staff", ["public", "staff"])):
         assert out["readers"][role]["runs"] == {q: permissions.filtered(ranked[q], ACL, groups) for q in ranked}
     assert out["readers"]["customer"]["runs"]["g1"]["3"] == {"pre": ["a", "b", "c"], "post": ["a", "b"]}
+    for role, groups in (("customer", ["public"]), ("staff", ["public", "staff"])):
+        assert out["readers"][role]["leaks"] == {
+            q: permissions.half_filtered(ranked[q], ranked[q][::-1], ACL, groups) for q in ranked}
+    assert out["readers"]["staff"]["leaks"] == {q: [] for q in ranked}
+    assert out["readers"]["customer"]["leaks"]["t1"], "t1's keyword list starts with s2"
     json.dumps(out)  # it travels to the page as JSON
 
 
@@ -119,6 +136,13 @@ def lists_of(data, reader, q, k):
 
 def shown(section):
     return section.evaluate("""s => ({
+        kw_on: [...s.querySelectorAll('.perm-kw-on li.result')].map(li => ({
+            id: li.querySelector('.pid code').textContent, score: li.querySelector('.score').textContent})),
+        kw_off: [...s.querySelectorAll('.perm-kw-off li.result')].map(li => ({
+            id: li.querySelector('.pid code').textContent, score: li.querySelector('.score').textContent,
+            leaked: li.classList.contains('is-leaked'), badge: !!li.querySelector('.badge-fail')})),
+        kw_lesson: s.querySelector('.perm-kw-lesson').textContent,
+        filtered_text: [...s.querySelectorAll('.lab-output > :not(.perm-keyword):not(.perm-kw-lesson), .perm-kw-on')].map(e => e.innerText).join(' '),
         pre: [...s.querySelectorAll('.perm-pre li.result')].map(li => ({
             id: li.querySelector('.pid code')?.textContent, score: li.querySelector('.score').textContent})),
         post: [...s.querySelectorAll('.perm-post li.result')].map(li => ({
@@ -126,7 +150,7 @@ def shown(section):
             rank: li.querySelector('.rank').textContent, score: li.querySelector('.score').textContent})),
         titles: [...s.querySelectorAll('.lab-col h4')].map(h => h.textContent),
         status: s.querySelector('.lab-status').textContent,
-        lesson: s.querySelector('.lab-lesson').textContent,
+        lesson: s.querySelector('.perm-lesson').textContent,
         text: s.innerText,
     })""")
 
@@ -144,7 +168,30 @@ def check_state(section, data, reader, q, k):
     assert [row["id"] for row in got["post"] if not row["removed"]] == lists["post"]
     assert [row["score"] for row in got["post"] if not row["removed"]] == [f"{scores[pid]:.3f}" for pid in lists["post"]]
     assert sum(row["removed"] for row in got["post"]) == k - len(lists["post"])
-    assert got["titles"] == [f"Pre-filter · {len(lists['pre'])} of {k}", f"Post-filter · {len(lists['post'])} of {k}"]
+    reader_groups = own["readers"][reader]["groups"]
+    acl = {p["id"]: p["acl"] for p in data["passages"]}
+    keyword = data["runs"][q]["bm25"]
+    readable = [[pid, s] for pid, s in keyword if set(acl[pid]) & set(reader_groups)]
+    leaked = [pid for pid, _ in keyword[:k] if not set(acl[pid]) & set(reader_groups)]
+    assert got["titles"] == [f"Pre-filter · {len(lists['pre'])} of {k}", f"Post-filter · {len(lists['post'])} of {k}",
+                             f"BM25, filtered · {len(readable[:k])} of {k}",
+                             f"BM25, not filtered · {len(leaked) or 'none'} leaked"]
+    assert [(row["id"], row["score"]) for row in got["kw_on"]] == [(pid, f"{s:.3f}") for pid, s in readable[:k]]
+    assert [(row["id"], row["score"]) for row in got["kw_off"]] == [(pid, f"{s:.3f}") for pid, s in keyword[:k]]
+    assert [row["id"] for row in got["kw_off"] if row["leaked"] and row["badge"]] == leaked
+    fused = dict(map(tuple, own["readers"][reader]["leaks"][q]))
+    if leaked:
+        ids = [pid for pid, _ in keyword]
+        where = "; ".join(f"{pid} at BM25 rank {ids.index(pid) + 1}, fused rank {fused[pid]}" for pid in leaked)
+        kw_lesson = (f"With the filter on the vector search only, keyword search still hands this reader "
+                     f"{len(leaked)} passage{'' if len(leaked) == 1 else 's'} they may not read: {where}. "
+                     "Filter every retriever, or filter once, before either runs.")
+    elif own["readers"][reader]["hidden"]:
+        kw_lesson = (f"Keyword search ranks no passage this reader may not read in its top {k}, so a filter missing "
+                     "from it would not show here, which is how such a bug survives a quick test.")
+    else:
+        kw_lesson = f"{own['readers'][reader]['label']} may read every passage, so the filter removes nothing from either search."
+    assert got["kw_lesson"] == kw_lesson
     n_pre = len(lists["pre"])
     assert got["status"] == (f"{own['readers'][reader]['label']}, k = {k}: the pre-filter returns {n_pre} "
                              f"passage{'' if n_pre == 1 else 's'}, the post-filter {len(lists['post'])}.")
@@ -160,11 +207,13 @@ def check_state(section, data, reader, q, k):
         lesson = (f"{own['readers'][reader]['label']} may read every passage, so both filters return the same "
                   f"{n_post}, staff-only runbooks included.")
     assert got["lesson"] == lesson
-    # A reader never sees, anywhere in the lab, a passage they may not read.
+    # A reader never sees a passage they may not read in a filtered list; only the unfiltered
+    # keyword list shows one, flagged as leaked, and the lesson that names it.
     for pid in own["readers"][reader]["hidden"]:
         hidden = next(p for p in data["passages"] if p["id"] == pid)
-        assert pid not in got["text"], f"{reader} sees {pid} ({q}, k={k})"
-        assert hidden["section"] not in got["text"], f"{reader} sees the title of {pid}"
+        assert pid not in got["filtered_text"], f"{reader} sees {pid} ({q}, k={k})"
+        assert hidden["section"] not in got["filtered_text"], f"{reader} sees the title of {pid}"
+        assert (pid in got["text"]) == (pid in leaked), (reader, q, k, pid)
     return lists
 
 
@@ -174,7 +223,7 @@ def test_the_demo_shows_the_builds_lists_for_every_reader_question_and_k(make_pa
     section = lab(page, "permissions")
     own = data["labs"]["permissions"]
     assert section.locator(f"{PICKER} option").evaluate_all("os => os.map(o => o.value)") == own["questions"]
-    lessons = set()
+    lessons, kw_lessons = set(), set()
     for reader in own["readers"]:
         section.locator(f'input[name="permissions-reader"][value="{reader}"] + span').click()
         for q in own["questions"]:
@@ -183,9 +232,11 @@ def test_the_demo_shows_the_builds_lists_for_every_reader_question_and_k(make_pa
                 section.locator(f'input[name="permissions-k"][value="{k}"] + span').click()
                 check_state(section, data, reader, q, k)
                 assert hash_of(page) == f"#lab-permissions?reader={reader}&q={q}&k={k}"
-                lessons.add(section.locator(".lab-lesson").text_content().split(" ")[0])
+                lessons.add(section.locator(".perm-lesson").text_content().split(" ")[0])
+                kw_lessons.add(section.locator(".perm-kw-lesson").text_content().split(" ")[0])
     labels = {reader["label"].split(" ")[0] for reader in own["readers"].values() if not reader["hidden"]}
     assert lessons == {"The", "No"} | labels, "each of the three lessons shows for some setting"
+    assert kw_lessons == {"With", "Keyword"} | labels, "each of the keyword search's lessons shows for some setting"
 
 
 @pytest.mark.browser

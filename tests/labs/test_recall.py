@@ -82,8 +82,9 @@ def test_evaluation_gathers_misses_intervals_and_pairs_by_k():
     questions = [{"id": q, "set": "golden", "paraphrase": q in ("q2", "q4"), "text": f"reset password {q}",
                   "answer": "p1"} for q in RANKS]
     corpus = SimpleNamespace(by_id={"p1": SimpleNamespace(text="To reset a password, open Settings.")})
+    runs = {q: {"dense": [["p1", 0.9]], "bm25": [["p1", 2.0]]} for q in RANKS}
     data = {"ranks": RANKS, "settings": {"recall_ks": [1, 3, 5]}, "questions": questions,
-            "recall": recall_table(RANKS)}
+            "recall": recall_table(RANKS), "runs": runs}
     got = evaluation.evaluation(corpus, data)
     assert got["misses"]["dense"] == {"1": ["q1", "q2", "q4"], "3": ["q1", "q4"], "5": ["q4"]}
     assert got["paraphrase_misses"]["dense"] == {"1": 2, "3": 1, "5": 1}   # q2 and q4 are the paraphrases
@@ -92,6 +93,9 @@ def test_evaluation_gathers_misses_intervals_and_pairs_by_k():
     assert got["paired"]["hybrid-bm25"]["3"] == paired(RANKS, "hybrid", "bm25", 3)
     assert set(got["paired"]) == {"hybrid-dense", "hybrid-bm25", "dense-bm25"}
     assert got["shared_terms"]["q1"] == ["password", "reset"]
+    assert got["significance"]["tests"] == 3 * 3  # three pairs at three k
+    assert got["prompt_reach"]["sent"] == ["q1", "q2", "q3", "q4"]  # hybrid ranks 1, 3, 1 and 5
+    assert got["fusion_sweep"]["recall"]["8"]["60"] == {"1": 4, "3": 4, "5": 4}  # p1 first in both runs
 
 
 # ------------------------------------------------------------------ the data step

@@ -5,9 +5,12 @@ real citation check); the stages can be stepped through by mouse and keyboard; a
 to its passage; a shared link and the section's own links open a trace; nothing sticks out on
 a phone."""
 
+from types import SimpleNamespace
+
 import pytest
 from playwright.sync_api import expect
 
+from builder.labs import rerank as rerank_lab
 from builder.labs import tracer as tracer_lab
 from support.browser import VIEWPORTS
 from support.labs import hash_of, lab, open_page
@@ -23,8 +26,15 @@ PICKER = 'select[data-picker="question"]'
 
 def test_the_lab_opens_on_the_first_tracer_with_every_stage(data):
     assert tracer_lab.STATE == {"q": data["tracers"][0]["id"], "stage": "all"}
-    assert tracer_lab.data(None) == {"depth": tracer_lab.DEPTH}
-    assert data["labs"]["tracer"] == {"depth": tracer_lab.DEPTH}
+    assert data["labs"]["tracer"] == {"depth": tracer_lab.DEPTH, "cutoff": data["labs"]["rerank"]["control"]["threshold"]}
+
+
+def test_its_cut_off_is_the_rerank_labs_default_threshold():
+    illustrative = SimpleNamespace(data={"rerank": {"source": "illustrative", "by_question": {}}})
+    assert tracer_lab.data(illustrative) == {"depth": tracer_lab.DEPTH, "cutoff": rerank_lab.THRESHOLD}
+    # A real cross-encoder's scores are logits around 0: the cut-off is 0.
+    model = SimpleNamespace(data={"rerank": {"source": "model", "by_question": {"q": [["a", 3.2], ["b", -4.1]]}}})
+    assert tracer_lab.data(model)["cutoff"] == 0.0
 
 
 def test_its_questions_are_the_five_tracer_questions(data):
@@ -86,7 +96,22 @@ def check_tracer(section, data, tracer):
     prompt = section.locator('.trace-stage[data-stage="prompt"]')
     assert prompt.locator(".trace-sent > li .pid code").all_inner_texts() == sent
     assert prompt.locator(".trace-sent > li .score").all_inner_texts() == [f"{s:.4f}" for _, s in runs["hybrid"][:len(sent)]]
-    expect(prompt.locator(".trace-note")).to_contain_text(f"{data['prompt_tokens'][q][str(len(sent))]} tokens")
+    expect(prompt.locator(".trace-note").first).to_contain_text(f"{data['prompt_tokens'][q][str(len(sent))]} tokens")
+    # The prompt takes the fused list; the rerank stage's cut-off says which of its passages a
+    # reranking pipeline would have dropped.
+    cutoff = data["labs"]["tracer"]["cutoff"]
+    kept = [pid for pid, score in rerank if score >= cutoff]
+    dropped = [pid for pid in sent if pid not in kept]
+    rerank_stage = section.locator('.trace-stage[data-stage="rerank"]')
+    expect(rerank_stage.locator(".trace-cutoff")).to_have_text(
+        f"A cut-off at {cutoff:.2f} keeps {len(kept)}: {', '.join(kept)}." if kept
+        else f"A cut-off at {cutoff:.2f} keeps none of them.")
+    which = prompt.locator(".trace-which")
+    expect(which).to_contain_text("The prompt takes the fused list, not the rerank")
+    expect(which).to_contain_text(
+        f"The cut-off at {cutoff:.2f} would have dropped {len(dropped)} of these {len(sent)}: {', '.join(dropped)}."
+        if dropped else f"All {len(sent)} pass the cut-off at {cutoff:.2f}.")
+    assert which.locator("code").all_inner_texts() == dropped
     expect(prompt.locator("a.trace-open-prompt")).to_have_attribute("href", f"#lab-prompt?q={q}&n={len(sent)}")
     answer_stage = section.locator('.trace-stage[data-stage="answer"]')
     assert answer_stage.locator(".illustrative p").inner_text() == tracer["answer_text"]

@@ -145,3 +145,14 @@ def test_the_settings_come_from_the_caller_never_from_defaults_in_javascript():
                   "  try { f(); out.push('accepted'); } catch (e) { out.push(e.name); } }"
                   "console.log(JSON.stringify(out));", None)
     assert js == ["TypeError", "TypeError", "TypeError"]
+
+
+def test_permission_filters_equal(corpus):
+    from engine.access import post_filter, pre_filter
+
+    acl = {p.id: list(p.acl) for p in corpus.passages}
+    ranked = [p.id for p in corpus.passages][::-1]
+    cases = [(ranked, groups, k) for groups in (["public"], ["public", "staff"], ["staff"], []) for k in (0, 1, 3, 8, 40)]
+    js = run_node("console.log(JSON.stringify(input.cases.map(([r, g, k]) => "
+                  "[E.preFilter(r, input.acl, g, k), E.postFilter(r, input.acl, g, k)])))", {"cases": cases, "acl": acl})
+    assert js == [[pre_filter(r, acl, g, k), post_filter(r, acl, g, k)] for r, g, k in cases]

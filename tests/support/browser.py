@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from builder.serve import SITE_TYPES
 from support.paths import AXE_JS, SCREENSHOTS
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -29,8 +30,7 @@ def chromium_path() -> str:
 class QuietHandler(SimpleHTTPRequestHandler):
     """Serves a folder without logging every request to stderr."""
 
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".svg": "image/svg+xml", ".json": "application/json"}
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **SITE_TYPES}
 
     def log_message(self, format, *args):  # noqa: A002 (the base class's name)
         pass

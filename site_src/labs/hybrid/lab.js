@@ -85,11 +85,19 @@ RAG.lab("hybrid", {
       return item(pair, i, 5, `from ${parts.join(" + ")}`);
     }));
 
+    ctx.linked = undefined;
+    ctx.link(null);
+    if (!answer) {
+      // A question asked live has no known right passage: say what each list put first.
+      const first = (ranking) => (ranking.length ? ranking[0][0] : "nothing");
+      const status = `Asked live, so no right passage is known: dense puts ${first(runs.dense)} first, ` +
+        `BM25 ${first(runs.bm25)}, fusion ${first(runs.hybrid)}.`;
+      RAG.replace(ctx.find(".lab-status"), status);
+      return status;
+    }
     const where = `: dense rank ${rankIn(runs.dense, answer) || "none"}, BM25 rank ${rankIn(runs.bm25, answer) || "none"}, ` +
       `fused rank ${rankIn(runs.hybrid, answer) || "none"}.`;
     RAG.replace(ctx.find(".lab-status"), "The right passage, ", RAG.el("code", null, answer), where);
-    ctx.linked = undefined;
-    ctx.link(null);
     return `The right passage, ${answer}${where}`;
   },
 });

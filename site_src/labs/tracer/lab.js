@@ -80,6 +80,11 @@
       const rerank = data.rerank.by_question[state.q] || tracer.rerank;
       const illustrative = data.rerank.source === "illustrative";
       const passages = Object.fromEntries(data.passages.map((p) => [p.id, p]));
+      // The prompt takes the fused list; the rerank stage says what a cut-off would keep.
+      const cutoff = ctx.own.cutoff;
+      const kept = rerank.filter(([, value]) => value >= cutoff).map(([pid]) => pid);
+      const dropped = sent.filter((pid) => !kept.includes(pid));
+      const codes = (ids) => ids.map((pid, i) => [i ? ", " : "", el("code", null, pid)]);
 
       const badges = (pid, dated = false) => {
         const p = passages[pid];
@@ -130,11 +135,24 @@
         head(4, "Rerank", ...(illustrative ? [" ", el("span", { class: "badge badge-warn" }, "illustrative")] : [])),
         note(...(illustrative ? ["Scores written by hand to show what a cross-encoder typically does; no reranker ran."]
           : ["Scores of the cross-encoder ", el("code", null, String(data.rerank.model)), ` over the fused top ${data.rerank.depth}.`])),
+        el("p", { class: "trace-note trace-cutoff" }, kept.length
+          ? [`A cut-off at ${RAG.fixed(cutoff, 2)} keeps ${kept.length}: `, codes(kept), "."]
+          : `A cut-off at ${RAG.fixed(cutoff, 2)} keeps none of them.`),
         ranked(rerank, 2, 1, "Not scored by the reranker."));
       RAG.replace(panel("prompt"), head(5, "Into the prompt"),
         note(`The fused top ${sent.length}, in that order, each tagged with its id, title and date: ` +
           `${data.prompt_tokens[state.q][String(sent.length)]} tokens (${data.tokens.tokenizer}) with the rules and the question. `,
           el("a", { class: "trace-open-prompt", href: `#lab-prompt?q=${state.q}&n=${sent.length}` }, "Open this prompt in the builder")),
+        el("p", { class: "trace-note trace-which" },
+          (illustrative
+            ? "The prompt takes the fused list, not the rerank: the rerank scores are written by hand, so every prompt " +
+              "on this page, and every citation check, is built from the real fused list."
+            : "The prompt takes the fused list, not the rerank, so every prompt on this page is built the same way " +
+              "with or without a reranker; a pipeline that reranks sends what passes its cut-off.") + " ",
+          dropped.length
+            ? [`The cut-off at ${RAG.fixed(cutoff, 2)} would have dropped ${dropped.length} of these ${sent.length}: `,
+               codes(dropped), "."]
+            : `All ${sent.length} pass the cut-off at ${RAG.fixed(cutoff, 2)}.`),
         el("ol", { class: "results trace-sent" }, sent.map((pid, i) =>
           el("li", { class: ["result", pid === answer ? "is-answer" : ""], id: `tracer-src-${pid}`, tabindex: "-1" },
             el("span", { class: "rank" }, String(i + 1)),
