@@ -12,6 +12,7 @@ import pytest
 
 from builder.core_data import SCHEMA
 from builder.labs import LABS
+from support.caches import copy_warm_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow  # several builds, each in a new process
@@ -27,8 +28,7 @@ def built(tmp_path_factory):
     """One build into a fresh folder, reusing the repo's embedding cache when there is one."""
     base = tmp_path_factory.mktemp("build")
     cache = base / "cache"
-    if (ROOT / ".cache").is_dir():
-        shutil.copytree(ROOT / ".cache", cache, ignore=shutil.ignore_patterns("samples", "test-site"))
+    copy_warm_cache(cache, leave_out=("samples",))
     result = build(base / "dist", cache)
     assert result.returncode == 0, result.stderr
     return base, cache, result

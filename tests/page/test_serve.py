@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from builder.serve import (DevState, Watcher, changed_files, dev_html, make_server, snapshot_files)
+from support.caches import copy_warm_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ('<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src '
@@ -214,11 +215,7 @@ def test_an_edit_reloads_the_page_and_a_broken_edit_shows_a_banner(browser, tmp_
     # `browser` is the session's Chromium from conftest.py: a second Playwright in one process fails.
     corpus, cache = tmp_path / "corpus", tmp_path / "cache"
     shutil.copytree(ROOT / "corpus", corpus)
-    cache.mkdir()
-    for kept in (ROOT / ".cache").glob("*.json"):  # embeddings and token counts: no model needed
-        shutil.copy(kept, cache / kept.name)
-    if (ROOT / ".cache" / "samples").is_dir():
-        shutil.copytree(ROOT / ".cache" / "samples", cache / "samples")
+    copy_warm_cache(cache)  # embeddings, token counts, the exported live model: the first build loads no model
     process, url = start_serve(corpus, tmp_path / "dist", cache)
     page = browser.new_page()
     try:

@@ -11,6 +11,7 @@ from builder.page.claims import ClaimFailed, ClaimRegistry, parts_of
 from builder.page.errors import ProseError
 from builder.page.glossary import GlossaryLinks
 from builder.page.prose import Fragments, prose_environment, render_section
+from support.caches import copy_warm_cache
 from support.paths import ROOT
 
 NAMESPACE = {"rank": lambda question, retriever: {"dense": 3, "bm25": 1}[retriever], "n": 30}
@@ -84,7 +85,7 @@ def corpus_copy(tmp_path, built_site):
     """The real corpus and the project's warm caches (the session built the site with them),
     copied, so an edit costs a build without loading the model."""
     shutil.copytree(ROOT / "corpus", tmp_path / "corpus")
-    shutil.copytree(ROOT / ".cache", tmp_path / "cache", ignore=shutil.ignore_patterns("test-site", "jinja"))
+    copy_warm_cache(tmp_path / "cache", leave_out=("jinja",))
     return tmp_path
 
 
