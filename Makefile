@@ -20,8 +20,10 @@ build: $(PY_DEPS) $(NODE_DEPS)
 	$(PY) build.py
 
 # Two workers, one test file each at a time (a file's tests may share a browser page).
-test: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
-	$(PY) build.py
+# On a fresh machine pip, npm and apt run side by side, and the site builds while apt still
+# installs Chromium (-O keeps each one's output together).
+test:
+	$(MAKE) --no-print-directory -j3 -O build $(SYS_DEPS)
 	$(PY) -m pytest -n 2 --dist loadfile
 
 # The edit loop: engine, corpus, page and lab data, no browser, no repeated builds (under 90 s).
@@ -53,7 +55,7 @@ $(BUILD_SYS_DEPS): scripts/install-system-deps.sh
 	bash scripts/install-system-deps.sh build
 	mkdir -p .cache && touch $@
 
-$(SYS_DEPS): scripts/install-system-deps.sh
+$(SYS_DEPS): scripts/install-system-deps.sh $(BUILD_SYS_DEPS)  # after it: one apt at a time
 	bash scripts/install-system-deps.sh
 	mkdir -p .cache && touch $@
 
