@@ -162,6 +162,23 @@ def pytest_runtest_call(item):
     return result
 
 
+# ----------------------------------------------------------------- order
+
+# Rough seconds per test, by kind: a browser test opens pages, a slow one builds in new processes.
+COST = {"slow": 15.0, "browser": 2.0}
+
+
+def pytest_collection_modifyitems(items):
+    """The costliest files first. `make test` hands whole files to two workers in this order,
+    so the long ones start early and no worker is left alone with one at the end. The sort is
+    stable: each file's tests keep their order and stay together."""
+    cost: dict = {}
+    for item in items:
+        each = max((COST[m.name] for m in item.iter_markers() if m.name in COST), default=0.1)
+        cost[item.path] = cost.get(item.path, 0.0) + each
+    items.sort(key=lambda item: -cost[item.path])
+
+
 # ----------------------------------------------------------------- time per folder
 
 _FOLDER_SECONDS: dict[str, float] = {}
