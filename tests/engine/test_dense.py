@@ -15,6 +15,7 @@ import pytest  # noqa: E402
 
 from engine import dense  # noqa: E402
 from engine.dense import DIMENSIONS, HUB_NAME, MODEL_ENV, cosine, embed  # noqa: E402
+from support.examples import check_example, examples  # noqa: E402
 
 QUESTION = "How do I get my money back?"
 PARAPHRASE = "Refunds are possible within 14 days"
@@ -149,3 +150,11 @@ def test_the_fingerprint_follows_the_files_not_the_path(monkeypatch, no_override
 def test_the_fingerprint_of_a_path_that_is_no_folder_is_its_name(monkeypatch, tmp_path):
     monkeypatch.setenv(MODEL_ENV, str(tmp_path / "nowhere"))
     assert dense.model_fingerprint() == "hub:" + str(tmp_path / "nowhere")
+
+
+# ------------------------------------------------------------------ docstring examples that load the model
+
+
+@pytest.mark.parametrize("module_name, expression, expected", list(examples(model=True)))
+def test_the_docstring_examples_that_load_the_model_are_true(module_name, expression, expected, monkeypatch):
+    check_example(module_name, expression, expected, monkeypatch)  # (the rest: test_docstring_examples.py)

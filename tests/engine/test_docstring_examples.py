@@ -1,77 +1,17 @@
 """Every `Example:` in the engine's docstrings is run, so the examples a reader trusts stay true.
 
-An example reads `Example: <expression> -> <expected>`, on one line or continued on indented
-lines. The expression runs in its module's namespace, with the engine's modules, `np`, `Path`,
-`load_corpus` and a fresh problem log `log` at hand, from the repository's root. The expected
-value is a Python literal compared with ==, floats to 1e-9; where it holds `...` (0.7029...),
-the result's repr must match it with `...` standing for more digits.
+The syntax and how an example is checked: tests/support/examples.py. Examples that load the
+embedding model run in test_dense.py, so the model loads in one process.
 """
 
-import importlib
-import inspect
-import math
-import pkgutil
-import re
-from pathlib import Path
-
-import numpy as np
 import pytest
 
-import engine
-from engine.corpus import load_corpus
-from engine.problems import ProblemLog
-from support.paths import ROOT
-
-EXAMPLE = re.compile(r"(?:^|\n)\s*Example:\s*(.+?)(?:\n\s*\n|\n\(|\Z)", re.S)
-MODULES = sorted(m.name for m in pkgutil.iter_modules(engine.__path__))
+from support.examples import EXAMPLE, MODULES, check_example, examples
 
 
-def docstrings(module):
-    yield module.__doc__ or ""
-    for _, member in inspect.getmembers(module, lambda m: inspect.isfunction(m) or inspect.isclass(m)):
-        if member.__module__ == module.__name__:
-            yield member.__doc__ or ""
-            for _, method in inspect.getmembers(member, inspect.isfunction):
-                yield method.__doc__ or ""
-
-
-def examples():
-    for name in MODULES:
-        module = importlib.import_module(f"engine.{name}")
-        for doc in docstrings(module):
-            for match in EXAMPLE.finditer(doc):
-                text = " ".join(match.group(1).split())
-                expression, arrow, expected = text.partition(" -> ")
-                yield pytest.param(name, expression, expected if arrow else None, id=f"{name}: {expression[:50]}")
-
-
-def same(actual, expected) -> bool:
-    if isinstance(actual, np.ndarray):
-        actual = actual.tolist()
-    if isinstance(expected, float) or isinstance(actual, float):
-        return isinstance(actual, (int, float)) and math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-12)
-    if isinstance(expected, (list, tuple)) and isinstance(actual, (list, tuple)):
-        return len(actual) == len(expected) and all(same(a, e) for a, e in zip(actual, expected))
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        return actual.keys() == expected.keys() and all(same(actual[k], expected[k]) for k in expected)
-    return actual == expected
-
-
-@pytest.mark.parametrize("module_name, expression, expected", list(examples()))
+@pytest.mark.parametrize("module_name, expression, expected", list(examples(model=False)))
 def test_the_example_is_true(module_name, expression, expected, monkeypatch):
-    assert expected is not None, f"engine/{module_name}.py: an Example without ' -> <expected value>': {expression}"
-    monkeypatch.chdir(ROOT)
-    module = importlib.import_module(f"engine.{module_name}")
-    scope = {**{name: importlib.import_module(f"engine.{name}") for name in MODULES}, **vars(module),
-             "np": np, "Path": Path, "load_corpus": load_corpus, "log": ProblemLog(ROOT / "corpus")}
-    actual = eval(expression, scope)
-    if "..." in expected:
-        pattern = ".*?".join(re.escape(part) for part in re.split(r"\.\.\.", expected))
-        pattern = pattern.replace("'", "[\"']").replace('"', "[\"']")
-        assert re.fullmatch(pattern, repr(actual)), f"{expression} gave {actual!r}, the docstring says {expected}"
-    else:
-        wanted = eval(expected, scope)
-        assert same(actual, wanted), f"{expression} gave {actual!r}, the docstring says {expected}"
+    check_example(module_name, expression, expected, monkeypatch)
 
 
 def test_every_engine_module_teaches_by_example():
