@@ -35,18 +35,24 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="session")
-def built_site(worker_id) -> Path:
-    """Build the site from the current sources, once per session (once per worker when the
-    tests run in parallel, one build at a time), with the project's caches: a warm build takes
-    a second or two and loads no model."""
-    out = TEST_SITE / worker_id / "dist"
+def built_site() -> Path:
+    """Build the site from the current sources, once per run (the first worker to need it
+    builds; the other finds this run's id beside it and reads the same folder), with the
+    project's caches: a warm build takes a second or two and loads no model. Tests only read it."""
+    out = TEST_SITE / "dist"
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid-{os.getpid()}"
+    stamp = TEST_SITE / "built-for-run"
     TEST_SITE.mkdir(parents=True, exist_ok=True)
     with FileLock(TEST_SITE / "build.lock"):
+        if stamp.is_file() and stamp.read_text() == run and (out / "index.html").is_file():
+            return out
+        stamp.unlink(missing_ok=True)
         result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)],
                                 capture_output=True, text=True, cwd=ROOT, timeout=900)
-    if result.returncode != 0:
-        pytest.fail(f"the site does not build, so the tests that need it cannot run.\n"
-                    f"Run `python build.py` and fix what it says:\n{result.stderr[-4000:]}", pytrace=False)
+        if result.returncode != 0:
+            pytest.fail(f"the site does not build, so the tests that need it cannot run.\n"
+                        f"Run `python build.py` and fix what it says:\n{result.stderr[-4000:]}", pytrace=False)
+        stamp.write_text(run)
     return out
 
 

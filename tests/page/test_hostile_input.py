@@ -3,14 +3,12 @@ literally, and the layout holds. The corpus is copied, laced with payloads, and 
 process, with a stand-in for the model)."""
 
 import functools
-import hashlib
 import json
 import shutil
 import threading
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import engine.dense
@@ -18,6 +16,7 @@ from builder.pipeline import build_site
 from support.browser import QuietHandler
 from support.caches import copy_warm_cache
 from support.exercise import exercise_labs
+from support.stand_in_model import stand_in_embed
 
 pytestmark = pytest.mark.browser
 
@@ -69,13 +68,6 @@ def lace(corpus: Path) -> None:
     injection.write_text(i.replace("obeyed: ", f"obeyed: {json.dumps(SCRIPT)[1:-1]} ", 1)
                          if "obeyed: " in i and "obeyed: >" not in i and "obeyed: |" not in i
                          else i.replace("obeyed: >-\n", f"obeyed: >-\n  {SCRIPT}\n", 1), "utf-8")
-
-
-def stand_in_embed(texts):
-    """A unit vector of its own for each laced text (the rest come from the warm cache). This
-    test is about text, not meaning: no model loads, and the model's numbers are tested elsewhere."""
-    rows = [np.random.default_rng(list(hashlib.sha256(t.encode()).digest())).standard_normal(384) for t in texts]
-    return np.asarray([row / np.linalg.norm(row) for row in rows], dtype=np.float32)
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,10 @@ from support.paths import ROOT
 LARGE = ("*.onnx",)  # the exported live models, a few hundred MB: hard-linked, never rewritten in place
 
 
-def copy_warm_cache(to: Path, leave_out: tuple[str, ...] = ()) -> Path:
-    """Copy ROOT/.cache to `to` without the tests' own site and whatever `leave_out` names;
-    the live models are hard-linked (builds replace cache files, they never write into them)."""
-    source = ROOT / ".cache"
+def copy_warm_cache(to: Path, leave_out: tuple[str, ...] = (), source: Path = ROOT / ".cache") -> Path:
+    """Copy a build cache (the project's, by default) to `to` without the tests' own site and
+    whatever `leave_out` names; the live models are hard-linked (builds replace cache files,
+    they never write into them)."""
     if not source.is_dir():
         to.mkdir(parents=True, exist_ok=True)
         return to
