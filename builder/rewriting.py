@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engine.corpus_files import yaml_list
 from engine.evaluate import rank_of
-from engine.fields import check_id, required_str
+from engine.fields import check_id, required_choice, required_str
 from engine.fusion import rrf
 from engine.problems import ProblemLog
 
@@ -36,10 +36,7 @@ def load_rewrites(path: Path, out: ProblemLog) -> list[Rewrite]:
     for record in yaml_list(path, out):
         line = record["__line__"]
         rewrite_id = check_id(record.get("id"), path, line, "id", out)
-        kind = required_str(record, "kind", path, rewrite_id, out)
-        if kind is not None and kind not in REWRITE_KINDS:
-            out.add(path, line, rewrite_id, "kind", f"is '{kind}'", f"use one of {', '.join(REWRITE_KINDS)}")
-            kind = None
+        kind = required_choice(record, "kind", REWRITE_KINDS, path, rewrite_id, out)
         original = required_str(record, "original", path, rewrite_id, out)
         answer = required_str(record, "answer", path, rewrite_id, out)
         raw = record.get("rewrites")

@@ -83,3 +83,12 @@ def required_str(record: dict, key: str, path: Path, item_id, out: ProblemLog) -
         out.add(path, line, item_id, key, "must be text", f"write '{key}:' as a single line of text")
         return None
     return str(value).strip()
+
+
+def required_choice(record: dict, key: str, choices, path: Path, item_id, out: ProblemLog) -> str | None:
+    """required_str, and one of `choices`."""
+    value = required_str(record, key, path, item_id, out)
+    if value is not None and value not in choices:
+        out.add(path, record.get("__line__"), item_id, key, f"is '{value}'", f"use one of {', '.join(choices)}")
+        return None
+    return value

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.corpus_files import yaml_list
-from engine.fields import check_id, required_str
+from engine.fields import check_id, required_choice, required_str
 from engine.problems import ProblemLog
 
 from builder.page.templates import section_index
@@ -34,10 +34,7 @@ def load_quiz(path: Path, out: ProblemLog, sections: tuple[str, ...]) -> list[Qu
     for record in yaml_list(path, out):
         line = record["__line__"]
         quiz_id = check_id(record.get("id"), path, line, "id", out)
-        section = required_str(record, "section", path, quiz_id, out)
-        if section is not None and section not in sections:
-            out.add(path, line, quiz_id, "section", f"is '{section}'", f"use one of {', '.join(sections)}")
-            section = None
+        section = required_choice(record, "section", sections, path, quiz_id, out)
         question = required_str(record, "question", path, quiz_id, out)
         explanation = required_str(record, "explanation", path, quiz_id, out)
         choices = record.get("choices")
