@@ -27,7 +27,6 @@ from builder.embed_cache import EmbeddingCache, text_key
 from builder.evaluation import evaluation
 from builder.fts5 import fts5_comparison
 from builder.fusion_example import rrf_example
-from builder.labs import chunking
 from builder.page.corpus_page import render_corpus_page
 from builder.page.output import StagedOutput, to_json
 from builder.page.render import RenderedPage, render_page
@@ -73,7 +72,7 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
         cache = EmbeddingCache(cache_dir, model_fingerprint())
         passage_texts = [p.text for p in corpus.passages]
         every_text = (passage_texts + [q.text for q in questions] + rewrite_texts(content.rewrites)
-                      + chunking.texts_to_embed(content.chunking_page))
+                      + [text for lab in labs.LABS for text in lab.texts_to_embed(content.labs.get(lab.name))])
         matrix = cache.embed(every_text, progress=log.progress("embedding"))
         cache.save(keep={text_key(t) for t in every_text})
         vector_of = dict(zip(every_text, matrix))

@@ -1,7 +1,7 @@
 """Load everything the page is built from: the engine's corpus (help center, readers, golden
 set, tracers) and the page's own content, which the engine never reads (the glossary, the
-query rewrites, the BM25 worked example, and the files of the chunking, injection and quiz
-labs). Every problem in any file is reported at once, as one CorpusError.
+query rewrites, the BM25 worked example, and each lab's own files: a lab's data.py reads them
+with load_content, see builder/labs.py). Every problem in any file is reported at once, as one CorpusError.
 
 Example: load_site("corpus").content.glossary[0].term -> 'ACL'
 """
@@ -13,10 +13,8 @@ from engine.corpus import Corpus, corpus_root, read_corpus
 from engine.problems import ProblemLog
 from engine.validate import check_unique, missing_passage
 
-from builder import rewriting, worked_example
-from builder.labs import chunking, injection, quiz
+from builder import labs, rewriting, worked_example
 from builder.page import glossary
-from builder.page.templates import section_slugs
 
 
 @dataclass(frozen=True)
@@ -24,9 +22,7 @@ class Content:
     glossary: tuple
     rewrites: tuple
     worked_example: object
-    chunking_page: object
-    injection: object
-    quiz: tuple
+    labs: dict  # lab name -> what its load_content read (only labs that read files of their own)
 
 
 @dataclass(frozen=True)
@@ -40,16 +36,12 @@ def read_content(root: Path, corpus: Corpus, out: ProblemLog) -> Content:
         glossary=tuple(glossary.load_glossary(root / "glossary.yaml", out)),
         rewrites=tuple(rewriting.load_rewrites(root / "rewrites.yaml", out)),
         worked_example=worked_example.load_worked_example(root / "worked-example.yaml", out),
-        chunking_page=chunking.load_page(root / "chunking-lab.md", out),
-        injection=injection.load_answers(root / "injection.yaml", out),
-        quiz=tuple(quiz.load_quiz(root / "quiz.yaml", out, section_slugs())),
+        labs={lab.name: lab.load_content(root, out) for lab in labs.LABS if lab.has_content},
     )
     for rewrite in content.rewrites:
         missing_passage(corpus, out, root / "rewrites.yaml", rewrite.line, rewrite.id, "answer", rewrite.answer_id)
     check_unique(out, root / "glossary.yaml", [(g.slug, None, g.slug) for g in content.glossary],
                  "slug", "give each glossary term its own slug")
-    check_unique(out, root / "quiz.yaml", [(q.id, None, q.id) for q in content.quiz],
-                 "id", "give each quiz question its own id")
     return content
 
 

@@ -45,7 +45,7 @@ def test_writes_the_site(built):
     base, _, result = built
     dist = base / "dist"
     for name in ("index.html", "corpus.html", "assets/app.js", "assets/site.css", "assets/data.js", "data/rag.json",
-                 *(f"assets/labs/{lab.NAME}.js" for lab in LABS)):
+                 *(f"assets/labs/{lab.name}.js" for lab in LABS)):
         assert (dist / name).is_file(), name
     for stage in ("load corpus", "embed", "search", "rerank", "evaluate", "tokens", "labs", "render page", "write"):
         assert f"  {stage}" in result.stdout
@@ -65,7 +65,7 @@ def test_data_is_schema_versioned_and_complete(built):
     assert set(data["recall"]) == {"bm25", "dense", "hybrid"}
     assert {len(s["chunks"]) > 0 for s in data["labs"]["chunking"]["settings"]} == {True}
     assert len(data["labs"]["chunking"]["settings"]) == 6
-    assert set(data["labs"]) == {lab.NAME for lab in LABS}
+    assert set(data["labs"]) == {lab.name for lab in LABS}
     assert data["tokens"]["help_center"]["o200k"] > 0
 
 

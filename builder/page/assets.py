@@ -4,7 +4,8 @@
     assets/site.css         the stylesheet: STYLES, then each lab's lab.css in page order
     assets/data.js          the build's data the labs read, loaded when the first lab starts
     assets/labs/<name>.js   one lab's data and script, loaded when that lab starts
-    assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it
+    assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it;
+                            assets/scripts/preact.js (Preact, which draws every lab) by the first lab
     assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
 
 Every URL carries a hash of its content (?v=…), so a browser never mixes files of two builds.
@@ -17,18 +18,20 @@ import hashlib
 import json
 from pathlib import Path
 
-from builder.labs import LABS, browser_data
+from builder.labs import LABS
 from builder.page.minify import minify_css, minify_js
 from builder.page.output import to_json
 from builder.page.samples import twin_tokens
-from builder.page.templates import LABS as LAB_SOURCES, SITE_SRC
+from builder.sources import ROOT, SITE_SRC
 
-RUNTIME = ("dom.js", "format.js", "hash.js", "land.js", "loader.js", "page-data.js", "labs.js",
+RUNTIME = ("dom.js", "format.js", "hash.js", "land.js", "loader.js", "page-data.js", "views.js", "labs.js",
            "toc.js", "glossary.js", "samples.js", "scrollers.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "glossary.css", "corpus.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
 SHARED = ("engine", "wordpiece", "live")  # site_src/scripts/<name>.js
+# Preact's browser build (package.json pins it; the build's Node renderer uses the same version).
+PREACT = ROOT / "node_modules" / "preact" / "dist" / "preact.min.umd.js"
 STATIC = ("favicon.svg",)     # site_src/assets/, copied as they are
 # Keys of the data that only the build reads (prose, figures, templates); the browser's copy
 # leaves them out. Each lab's part travels in that lab's own file.
@@ -45,8 +48,8 @@ def runtime_source() -> str:
 
 
 def stylesheet_source() -> str:
-    labs = "".join(f"/* labs/{lab.NAME}/lab.css */\n{(LAB_SOURCES / lab.NAME / 'lab.css').read_text('utf-8').rstrip()}\n\n"
-                   for lab in LABS if (LAB_SOURCES / lab.NAME / "lab.css").is_file())
+    labs = "".join(f"/* labs/{lab.name}/lab.css */\n{(lab.folder / 'lab.css').read_text('utf-8').rstrip()}\n\n"
+                   for lab in LABS if (lab.folder / "lab.css").is_file())
     return joined(SITE_SRC / "styles", STYLES) + labs + joined(SITE_SRC / "styles", LAST_STYLES)
 
 
@@ -78,16 +81,25 @@ def runtime_script() -> str:
     return minify_js(runtime_source(), "site_src/runtime")
 
 
+def preact_script() -> str:
+    """Preact's minified browser build, as published (its source map is not shipped)."""
+    if not PREACT.is_file():
+        raise FileNotFoundError(f"{PREACT} is missing: the labs are drawn with Preact (fix: run `npm ci`)")
+    lines = PREACT.read_text("utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.startswith("//# sourceMappingURL=")) + "\n"
+
+
 def files(data: dict) -> list[tuple[str, str | bytes]]:
     """(path under dist/, content) of every asset."""
     found = [("assets/app.js", runtime_script()),
              ("assets/site.css", minify_css(stylesheet_source())),
              ("assets/data.js", provide("data", browser_core(data)))]
     for lab in LABS:
-        script = (LAB_SOURCES / lab.NAME / "lab.js").read_text("utf-8")
-        own = browser_data(lab, data["labs"][lab.NAME])
-        found.append((f"assets/labs/{lab.NAME}.js",
-                      provide(f"lab:{lab.NAME}", own) + minify_js(script, f"site_src/labs/{lab.NAME}/lab.js")))
+        script = (lab.folder / "lab.js").read_text("utf-8")
+        own = lab.browser_data(data["labs"][lab.name])
+        found.append((f"assets/labs/{lab.name}.js",
+                      provide(f"lab:{lab.name}", own) + minify_js(script, f"site_src/labs/{lab.name}/lab.js")))
+    found.append(("assets/scripts/preact.js", preact_script()))
     found.append(("assets/samples.js", provide("samples", twin_tokens())))
     for name in SHARED:
         found.append((f"assets/scripts/{name}.js", minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"),
@@ -102,5 +114,5 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     url = {name: versioned(name, content) for name, content in assets}
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
-            "labs": {lab.NAME: url[f"assets/labs/{lab.NAME}.js"] for lab in LABS},
-            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in SHARED}}
+            "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS},
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, "preact")}}

@@ -23,7 +23,7 @@ from builder.page.claims import ClaimExtension, ClaimFailed
 from builder.page.errors import ProseError
 from builder.page.glossary import GlossaryLinks
 from builder.page.template_cache import bytecode_cache, from_string_cached
-from builder.page.templates import SITE_SRC
+from builder.sources import SITE_SRC
 
 FRAGMENT = re.compile(r"<!--fragment:(\d+)-->")
 

@@ -1,9 +1,11 @@
 """Render dist/index.html: every section's prose (builder/page/prose.py) with its claims,
 samples, figures and labs, the glossary, and the links to the assets the runtime loads.
 
-A lab placed with {{ lab("name", **state) }} renders site_src/labs/<name>/lab.html with the
-page's helpers and: name, lab (its data, data.labs[name]), state (builder/labs/<name>.py
-STATE, updated by the options), scripts (the shared scripts it needs).
+A lab placed with {{ lab("name", **state) }} renders its frame, site_src/labs/<name>/lab.html,
+with the page's helpers and: name, lab (its data, data.labs[name]), state (STATE of its data.py,
+updated by the options), scripts (the shared scripts it needs), drawing (a mark where its view
+goes). Once the page's scripts are built, every placed lab's view is drawn by the lab's own
+script in Node (builder/page/lab_views.py) and put in place of its mark.
 """
 
 import json
@@ -13,14 +15,15 @@ from pathlib import Path
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures
+from builder.page import assets, figures, lab_views
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.facts import Facts
 from builder.page.glossary import GlossaryLinks
 from builder.page.prose import prose_environment, render_section
 from builder.page.samples import SAMPLES, SampleRun, cache_key, render_sample, run_python
-from builder.page.templates import environment, section_files
+from builder.page.templates import environment
+from builder.sources import section_files
 
 TITLE = "RAG, explained on a help center whose every score is real"
 DESCRIPTION = ("An interactive explainer of retrieval-augmented generation: chunking, BM25, "
@@ -41,17 +44,18 @@ def samples_to_run(cache_dir: Path, samples_dir: Path = SAMPLES) -> int:
                for p in samples_dir.glob("*.py"))
 
 
-def render_lab(name: str, namespace: dict, options: dict) -> Markup:
+def render_lab(name: str, namespace: dict, options: dict, views: lab_views.LabViews | None = None) -> Markup:
     if name not in labs.BY_NAME:
-        raise ProseError(f"no lab '{name}' (fix: use one of {', '.join(labs.BY_NAME)}, or add it to builder/labs/)")
+        raise ProseError(f"no lab '{name}' (fix: use one of {', '.join(labs.BY_NAME)}, or add a folder "
+                         "site_src/labs/<name>/, see site_src/README.md)")
     lab = labs.BY_NAME[name]
-    unknown = sorted(set(options) - set(lab.STATE) - {"lessons"})
+    unknown = sorted(set(options) - set(lab.state) - {"lessons"})
     if unknown:
-        raise ProseError(f"lab '{name}' has no setting {', '.join(unknown)} (fix: use {', '.join(lab.STATE) or 'none'})")
-    state = {**lab.STATE, **{key: value for key, value in options.items() if key in lab.STATE}}
+        raise ProseError(f"lab '{name}' has no setting {', '.join(unknown)} (fix: use {', '.join(lab.state) or 'none'})")
+    state = {**lab.state, **{key: value for key, value in options.items() if key in lab.state}}
     html = environment().get_template(f"{name}/lab.html").render(
-        **namespace, name=name, lab=namespace["data"]["labs"][name], state=state,
-        scripts=" ".join(labs.scripts_of(lab)), **{k: v for k, v in options.items() if k not in lab.STATE})
+        **namespace, name=name, lab=namespace["data"]["labs"][name], state=state, scripts=" ".join(lab.scripts),
+        drawing=(views or lab_views.LabViews()).place(name, state), **{k: v for k, v in options.items() if k not in lab.state})
     return Markup(html)
 
 
@@ -63,6 +67,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     env = prose_environment(claims)
     glossary = GlossaryLinks(data["glossary"])
     samples: list[SampleRun] = []
+    views = lab_views.LabViews()
     pending = samples_to_run(cache_dir / "samples") if progress else 0
 
     def block_helpers(fragments):
@@ -79,7 +84,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
             return fragments.block(figures.FIGURES[name](facts, **options))
 
         def lab(name: str, **options) -> Markup:
-            return fragments.block(render_lab(name, namespace, options))
+            return fragments.block(render_lab(name, namespace, options, views))
 
         def block(html) -> Markup:
             return fragments.block(Markup(html))
@@ -92,6 +97,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     if strict_claims and claims.failures():
         raise ClaimFailed(claims.failures())
     files = assets.files(data)
+    drawings = lab_views.draw(views.placed, dict(files), assets.SHARED, data["schema"], cache_dir)
     links = assets.manifest(files)
     html = environment().get_template("page.html").render(
         title=TITLE, description=DESCRIPTION,
@@ -99,4 +105,4 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         glossary=data["glossary"], schema=data["schema"], assets=links, live=bool(data.get("live")),
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
-    return RenderedPage(html, files, claims.results, samples)
+    return RenderedPage(views.fill(html, drawings), files, claims.results, samples)

@@ -17,7 +17,7 @@ from pygments.lexers import JavascriptLexer, PythonLexer
 
 from builder.page.errors import SampleError
 from builder.page.highlight import highlight, tokens
-from builder.page.templates import SITE_SRC
+from builder.sources import SITE_SRC
 
 SAMPLES = SITE_SRC / "samples"
 TIMEOUT_SECONDS = 60

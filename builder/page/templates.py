@@ -5,18 +5,12 @@ HTML autoescaping always on, undefined names an error rather than an empty strin
 Example: environment().get_template("hybrid/lab.html") is site_src/labs/hybrid/lab.html
 """
 
-import re
 from functools import lru_cache
-from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from builder.page.template_cache import bytecode_cache
-
-SITE_SRC = Path(__file__).resolve().parents[2] / "site_src"
-SECTIONS = SITE_SRC / "sections"
-LABS = SITE_SRC / "labs"
-SECTION_FILE = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
+from builder.sources import LABS, SITE_SRC
 
 
 @lru_cache(maxsize=1)
@@ -26,25 +20,3 @@ def environment() -> Environment:
                       keep_trailing_newline=True, bytecode_cache=bytecode_cache())
     env.filters["score"] = lambda value, digits=3: f"{value:.{digits}f}"
     return env
-
-
-def section_files(sections_dir: Path = SECTIONS) -> list[Path]:
-    """The page's sections in page order: sections/NN-slug.md."""
-    return sorted(sections_dir.glob("*.md"))
-
-
-def section_index(sections_dir: Path = SECTIONS) -> list[dict]:
-    """[{slug, number, title}] of the page's sections, from their file names and first lines."""
-    index = []
-    for path in section_files(sections_dir):
-        match = SECTION_FILE.fullmatch(path.name)
-        if not match:
-            continue
-        first = path.read_text("utf-8").partition("\n")[0]
-        index.append({"slug": match.group(2), "number": int(match.group(1)),
-                      "title": first[2:].strip() if first.startswith("# ") else match.group(2)})
-    return index
-
-
-def section_slugs(sections_dir: Path = SECTIONS) -> tuple[str, ...]:
-    return tuple(entry["slug"] for entry in section_index(sections_dir))

@@ -1,37 +1,30 @@
-/* labs.js: the lab runtime. What every lab repeats lives here, so a lab's own script holds
- * only what makes it different. A lab script (site_src/labs/<name>/lab.js) says:
- *
- *   RAG.lab("hybrid", {
- *     accept(next, ctx) { ... },  // a candidate state (from a control or a link) -> the clean state, or null to refuse it
- *     setup(ctx) { ... },         // optional: wire the lab's own controls; their handlers call ctx.set(patch)
- *     draw(ctx) { ... },          // draw ctx.state into the lab; return one sentence for screen readers
- *   });
- *
- * The runtime owns the rest:
- *   - the controls: the HTML keeps them inert (without JavaScript they would do nothing); they are
- *     put in place when the lab starts, or at once for the lab a link lands on;
- *   - lazy start: a lab's files load and it starts when it nears the viewport, when a link
+/* labs.js: the lab runtime in the browser. A lab's script says what its state is and how to
+ * draw it (views.js: accept, props, view); this file does what every lab repeats:
+ *   - lazy start: a lab's files load, and it starts, when it nears the viewport, when a link
  *     targets it, or when the reader reaches one of its controls; never all at load;
- *   - state <-> link: the state the template drew (data-state), then the link's, through
- *     accept(); every change through ctx.set() is written back to the link;
- *   - the question picker: a <select data-picker="question"> sets state.q;
+ *   - controls: the HTML keeps them inert in <template data-lab-controls> (without JavaScript they
+ *     would do nothing); they go in when the lab starts. A control with data-key="k1" is bound
+ *     to state.k1 both ways (radios, checkboxes, selects, ranges, text); an <output
+ *     data-shows="k1"> shows it; <select data-picker="question"> lists the questions for state.q;
+ *   - state <-> link: the state the build drew (data-state), then the link's, through accept();
+ *     every change through ctx.set() is written back to the link;
+ *   - drawing: Preact renders the lab's view into its .lab-output, over the build's HTML of the
+ *     same view, so the first drawing changes nothing;
  *   - errors: anything a lab throws, at start or later in a handler registered with ctx.on,
  *     shows in that lab as an alert, over its default state.
  *
- * ctx: name, root (the section), output (.lab-output), data (the build's data), own (the lab's
- * part of it, data.labs[name]), defaults, state, set(patch, {announce, link, replace}), on(target, type,
- * handler), question(id) (a preset or a live question, see page-data.js), find(sel), findAll(sel).
+ * ctx (what setup(ctx) gets): name, root (the section), output (.lab-output), input (as the view's
+ * props() gets it), defaults, state, local (the view's own state), set(patch, {announce, link,
+ * replace}), show(patch) (local state: redraw, no link), on(target, type, handler), find(sel),
+ * findAll(sel).
  */
 (() => {
   "use strict";
   const RAG = window.RAG;
-  const specs = new Map();      // lab name -> spec, once its script has run
   const starts = new Map();     // section -> Promise of its context
   const contexts = new Map();   // lab name -> context, once started
   const pendingLinks = new Set(); // labs whose link waits for the reader to pause
   const LAB_FILE = /assets\/labs\/([a-z0-9-]+)\.js/;
-
-  RAG.lab = (name, spec) => { specs.set(name, spec); };
 
   /** Show a visible alert inside a lab (div.lab-error[role=alert]); its default state stays. */
   RAG.showLabError = (section, message) => {
@@ -71,28 +64,77 @@
   const sections = () => [...document.querySelectorAll("section.lab[data-lab]")];
   const sectionOf = (name) => document.querySelector(`section.lab[data-lab="${CSS.escape(name)}"]`);
 
+  /* ----------------------------------------------------------- controls */
+
+  const TYPED = new Set(["text", "search", "textarea"]);
+  const kind = (control) => (control.tagName === "TEXTAREA" ? "textarea" : control.tagName === "SELECT" ? "select"
+    : (control.type || "text"));
+  const valueOf = (control) => {
+    if (control.type === "checkbox") return control.checked;
+    if (control.type === "range" || control.type === "number") return Number(control.value);
+    return control.value;
+  };
+
+  /** Controls with data-key set the state; typing and dragging say the result when the reader pauses. */
+  function bindControls(ctx) {
+    for (const control of ctx.findAll("[data-key]")) {
+      if (control.tagName === "OUTPUT") continue;
+      const continuous = TYPED.has(kind(control)) || control.type === "range";
+      ctx.on(control, continuous ? "input" : "change", () => {
+        if (control.type === "radio" && !control.checked) return;
+        ctx.set({ [control.dataset.key]: valueOf(control) }, { announce: continuous ? "later" : "now" });
+      });
+    }
+  }
+
+  /** Every bound control shows the state (a text field the reader is typing in is left alone). */
+  function syncControls(ctx) {
+    for (const control of ctx.findAll("[data-key]")) {
+      const value = ctx.state[control.dataset.key];
+      const text = value === undefined || value === null ? "" : String(value);
+      if (control.tagName === "OUTPUT") continue;
+      if (control.type === "radio") control.checked = control.value === text;
+      else if (control.type === "checkbox") control.checked = Boolean(value);
+      else if (control.value !== text && !(TYPED.has(kind(control)) && control === document.activeElement)) {
+        control.value = text;
+      }
+    }
+    for (const output of ctx.findAll("output[data-shows]")) {
+      const value = ctx.state[output.dataset.shows];
+      const digits = output.dataset.digits;
+      output.textContent = digits === undefined ? String(value) : RAG.fixed(Number(value), Number(digits));
+    }
+    const picker = ctx.find('select[data-picker="question"]');
+    if (picker && ctx.state.q !== undefined) picker.value = ctx.state.q;
+  }
+
   /* -------------------------------------------------------------- state */
 
   function draw(ctx, spec, announce) {
-    const picker = ctx.find('select[data-picker="question"]');
-    if (picker && ctx.state.q !== undefined) picker.value = ctx.state.q;
-    const summary = spec.draw(ctx);
+    syncControls(ctx);
+    let summary;
+    if (spec.draw) summary = spec.draw(ctx);  // TRANSITION: a lab not yet drawn by a view
+    else {
+      const drawing = RAG.labDrawing(spec, ctx.state, ctx.input, ctx.local);
+      window.preact.render(drawing.element, ctx.output);
+      summary = drawing.summary;
+    }
     window.clearTimeout(ctx.announceTimer);
-    // While the reader types, say the result once they pause, not on every key.
+    // While the reader types or drags, say the result once they pause, not on every step.
     if (announce === "now" && summary) RAG.announce(summary);
     else if (announce === "later" && summary) ctx.announceTimer = window.setTimeout(() => RAG.announce(summary), 700);
   }
 
-  function context(section, spec, data, own) {
+  function context(section, spec, input) {
     const name = section.dataset.lab;
     let defaults = {};
     try { defaults = JSON.parse(section.dataset.state || "{}"); } catch (error) { /* the template's fault: no state */ }
     const ctx = {
-      name, root: section, output: section.querySelector(".lab-output"), data, own, defaults,
+      name, root: section, output: section.querySelector(".lab-output"), input, defaults,
       state: { ...defaults },
+      local: { ...(spec.local || {}) },
       find: (selector) => section.querySelector(selector),
       findAll: (selector) => [...section.querySelectorAll(selector)],
-      question: (id) => RAG.questions.get(data, id),
       /**
        * Change the state: accept(), redraw, write the link. False when accept() refused.
        * The patch goes over the current state, or over the defaults with {replace: true} (a link
@@ -102,7 +144,7 @@
       set(patch, { announce = "now", link = true, replace = false } = {}) {
         const before = ctx.state;
         if (replace) ctx.state = { ...ctx.defaults };  // accept() sees what it sees when the lab starts
-        const next = spec.accept({ ...ctx.state, ...patch }, ctx);
+        const next = spec.accept({ ...ctx.state, ...patch }, spec.draw ? ctx : ctx.input);  // TRANSITION: ctx
         if (!next) {
           ctx.state = before;
           return false;
@@ -119,6 +161,11 @@
         draw(ctx, spec, announce);
         return true;
       },
+      /** Change the view's own state (what is pointed at, opened): redraw; the link stays. */
+      show(patch) {
+        ctx.local = { ...ctx.local, ...patch };
+        draw(ctx, spec, false);
+      },
       /** addEventListener, with anything the handler throws shown in the lab. */
       on(target, type, handler, options) {
         target.addEventListener(type, (event) => {
@@ -126,6 +173,8 @@
         }, options);
       },
     };
+    // TRANSITION: labs not yet drawn by a view read these from ctx.
+    if (spec.draw) Object.assign(ctx, { data: input.data, own: input.own, question: input.question });
     return ctx;
   }
 
@@ -135,7 +184,7 @@
   const questionLabel = (q) => (q.set === "golden" ? `${q.id} \u00b7 ${q.text}${q.paraphrase ? " (paraphrase)" : ""}` : q.text);
 
   /** The questions asked live in this browser (the "Ask your own question" lab) that a lab takes. */
-  const askedFor = (ctx, spec) => RAG.questions.live().filter((q) => spec.accept({ ...ctx.state, q: q.id }, ctx));
+  const askedFor = (ctx, spec) => RAG.questions.live().filter((q) => spec.accept({ ...ctx.state, q: q.id }, spec.draw ? ctx : ctx.input));
   const askedGroup = (asked) => (asked.length ? RAG.el("optgroup", { label: "Asked here, searched live in your browser", dataset: { asked: "" } },
     asked.map((q) => RAG.el("option", { value: q.id }, q.text))) : null);
 
@@ -159,30 +208,37 @@
     if (group) picker.prepend(group);
   }
 
+  function bindPicker(ctx, spec) {
+    const picker = ctx.find('select[data-picker="question"]');
+    if (!picker) return;
+    const list = () => (picker.dataset.options === "presets" ? listPresets(picker, ctx.input.data, askedFor(ctx, spec))
+      : listAsked(picker, askedFor(ctx, spec)));
+    list();
+    ctx.on(document, "rag:questions", () => { list(); picker.value = ctx.state.q; });
+    ctx.on(picker, "change", () => ctx.set({ q: picker.value }));
+  }
+
   async function start(section) {
     const name = section.dataset.lab;
     const assets = RAG.assets();
     const url = assets.labs && assets.labs[name];
     if (!url) throw new Error(`the page lists no script for the lab "${name}"; rebuild the site`);
+    // Preact draws every lab; the lab's own script and its shared scripts may use it as they load.
+    await RAG.loadScript(assets.scripts.preact);
     const shared = (section.dataset.scripts || "").split(/\s+/).filter(Boolean)
       .map((script) => RAG.loadScript(assets.scripts[script]));
     const [data, own] = await Promise.all([RAG.loadData(), RAG.need(`lab:${name}`, url), ...shared]);
-    const spec = specs.get(name);
+    const spec = RAG.labSpec(name);
     if (!spec) throw new Error(`${url.split("?")[0]} did not define the lab "${name}"`);
     RAG.showControls(section);
-    const ctx = context(section, spec, data, own);
+    const ctx = context(section, spec, RAG.labInput(data, own));
     if (spec.setup) spec.setup(ctx);
-    const picker = ctx.find('select[data-picker="question"]');
-    if (picker) {
-      const list = () => (picker.dataset.options === "presets" ? listPresets(picker, data, askedFor(ctx, spec))
-        : listAsked(picker, askedFor(ctx, spec)));
-      list();
-      ctx.on(document, "rag:questions", () => { list(); picker.value = ctx.state.q; });
-    }
-    if (picker) ctx.on(picker, "change", () => ctx.set({ q: picker.value }));
+    bindControls(ctx);
+    bindPicker(ctx, spec);
     const linked = RAG.hash.read(name);
-    const fromLink = Object.keys(linked).length ? spec.accept({ ...ctx.defaults, ...linked }, ctx) : null;
-    ctx.state = fromLink || spec.accept({ ...ctx.defaults }, ctx) || { ...ctx.defaults };
+    const judge = spec.draw ? ctx : ctx.input;  // TRANSITION: ctx
+    const fromLink = Object.keys(linked).length ? spec.accept({ ...ctx.defaults, ...linked }, judge) : null;
+    ctx.state = fromLink || spec.accept({ ...ctx.defaults }, judge) || { ...ctx.defaults };
     draw(ctx, spec, false);
     contexts.set(name, ctx);
     section.dataset.labState = "ready";
@@ -204,7 +260,7 @@
     check();
   });
 
-  /** A started lab's context, for tests and for the page's other scripts. */
+  /** A started lab's context, for tests and benchmarks. */
   RAG.labContext = (name) => contexts.get(name) || null;
 
   /* --------------------------------------------------------- lazy start */

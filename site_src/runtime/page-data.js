@@ -17,8 +17,9 @@
     return data;
   }
 
-  function checked(data) {
-    const expected = document.documentElement.dataset.schema;
+  /** The build's data as the labs read it, once its schema is the one the page expects (the
+   *  build's Node renderer, builder/page/lab_views.js, reads it through this too). */
+  RAG.acceptData = (data, expected) => {
     const found = data && typeof data === "object" ? data.schema : undefined;
     if (expected === undefined) throw new Error("the page does not say which data schema it expects (no data-schema on <html>)");
     if (String(found) !== String(expected)) {
@@ -26,13 +27,15 @@
         "rebuild the site (python build.py) so they match");
     }
     return expandRuns(data);
-  }
+  };
 
   /** The build's data (a Promise), loaded once; rejects with a message a reader can act on. */
   RAG.loadData = () => {
     if (!loading) {
       const url = RAG.assets().data;
-      loading = url ? RAG.need("data", url).then(checked) : Promise.reject(new Error("the page lists no data file; rebuild the site"));
+      const schema = document.documentElement.dataset.schema;
+      loading = url ? RAG.need("data", url).then((data) => RAG.acceptData(data, schema))
+        : Promise.reject(new Error("the page lists no data file; rebuild the site"));
       loading.then((data) => { RAG.data = data; }, () => {});
     }
     return loading;

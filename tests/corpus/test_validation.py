@@ -25,7 +25,7 @@ def test_the_fixture_is_valid(corpus):
     assert (by_id["refund-old"].updated, by_id["refund-old"].superseded) == ("2024-02-01", True)  # overrides
     assert (by_id["refund-staff"].kind, by_id["refund-staff"].acl) == ("runbook", ("staff",))
     assert (by_id["err-4290"].updated, by_id["err-4290"].superseded) == ("2026-05-02", False)  # defaults
-    assert (len(loaded.golden), len(loaded.tracers), len(site.content.quiz), len(site.content.glossary)) == (2, 1, 2, 2)
+    assert (len(loaded.golden), len(loaded.tracers), len(site.content.labs["quiz"]), len(site.content.glossary)) == (2, 1, 2, 2)
     assert loaded.groups == {"public", "staff"}
     assert loaded.warnings == ()
 
@@ -92,7 +92,7 @@ def test_a_bom_and_windows_line_ends_load_like_the_clean_file(corpus):
     assert windows.corpus.passages == clean.corpus.passages
     assert windows.corpus.golden == clean.corpus.golden
     assert windows.corpus.tracers == clean.corpus.tracers
-    assert windows.content.chunking_page == clean.content.chunking_page
+    assert windows.content.labs["chunking"] == clean.content.labs["chunking"]
 
 
 def test_a_tracer_needs_two_rerank_scores(corpus):

@@ -139,7 +139,7 @@ def test_with_the_environment_variable_the_build_reranks_every_question_with_the
 
 def test_the_rerank_lab_names_the_model_instead_of_illustrative(tiny_cross_encoder, monkeypatch, data):
     """Render the lab from the built page's data with the model's scores swapped in."""
-    from builder.labs import rerank as rerank_lab
+    from site_src.labs.rerank import data as rerank_lab
     from builder.page.facts import Facts
     from builder.page.render import render_lab
 

@@ -1,18 +1,26 @@
-"""What every lab owes the page, checked for each of them by name (builder/labs/LABS): it is one
-unit whose files are where its name says; it draws, when its script starts, exactly what its
-template drew for readers without JavaScript; it starts only when the reader reaches it or a
-link targets it; a link to one of its states lands at once and stays put on a slow phone; and
-whatever goes wrong in it shows in it."""
+"""What every lab owes the page, checked for each of them by name (builder/labs.py LABS): it is
+one folder whose files are where its name says; every state its controls offer is drawn the same
+by the build (for readers without JavaScript) and by the browser (Preact redrawing the same
+view), proven for all of them in Node and for a sample in Chromium; when its script starts it
+changes nothing the build drew; it starts only when the reader reaches it or a link targets it;
+a link to one of its states lands at once and stays put on a slow phone; and whatever goes
+wrong in it shows in it."""
 
 import difflib
+import json
+import random
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from builder.labs import LABS
+from builder.labs import BY_NAME, LABS
 from support.labs import LAB_NAMES, drawn, lab, open_page, outline
 from support.paths import ROOT
+from support.views import check_views, control_axes, preset_states
+
+# TRANSITION: the labs drawn by a view (lab.js defines view()); every lab, once all are converted.
+VIEW_LABS = tuple(name for name in LAB_NAMES if "view(props)" in (BY_NAME[name].folder / "lab.js").read_text("utf-8"))
 
 LAB_FILE = re.compile(r"/assets/labs/([a-z0-9-]+)\.js")
 
@@ -21,20 +29,67 @@ LAB_FILE = re.compile(r"/assets/labs/([a-z0-9-]+)\.js")
 
 
 @pytest.mark.parametrize("name", LAB_NAMES)
-def test_a_lab_is_one_unit_found_by_its_name(name):
-    module = next(lab for lab in LABS if lab.NAME == name)
-    assert module.__name__ == f"builder.labs.{name}"
-    assert callable(module.data) and isinstance(module.STATE, dict)
+def test_a_lab_is_one_folder_found_by_its_name(name):
+    lab_ = next(lab for lab in LABS if lab.name == name)
     folder = ROOT / "site_src" / "labs" / name
-    assert (folder / "lab.html").is_file() and (folder / "lab.js").is_file()
+    assert lab_.folder == folder and lab_.module.__name__ == f"site_src.labs.{name}.data"
+    assert callable(lab_.module.data) and isinstance(lab_.state, dict)
     assert f'RAG.lab("{name}"' in (folder / "lab.js").read_text("utf-8"), "lab.js must define the lab by its name"
     assert '{% extends "_lab.html" %}' in (folder / "lab.html").read_text("utf-8")
-    assert (ROOT / "tests" / "labs" / f"test_{name}.py").is_file()
+    assert (folder / f"test_{name}.py").is_file()
 
 
-def test_every_lab_folder_is_a_listed_lab():
-    folders = {p.name for p in (ROOT / "site_src" / "labs").iterdir() if p.is_dir()}
-    assert folders == set(LAB_NAMES), "a folder in site_src/labs/ that builder/labs/LABS does not list, or the reverse"
+def rules(css: str):
+    """(enclosing at-rules, selector list) of every top-level style rule of a stylesheet, those
+    inside @media, @container or @supports included (a rule nested in a rule is inside its parent)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    found, stack, prelude = [], [], ""
+    for char in css:
+        if char == "{":
+            stack.append(prelude.strip())
+            prelude = ""
+        elif char == "}":
+            header = stack.pop()
+            if header and not header.startswith("@") and all(h.startswith("@") and not h.startswith("@keyframes")
+                                                              for h in stack):
+                found.append((tuple(stack), header))
+            prelude = ""
+        elif char == ";":
+            prelude = ""
+        else:
+            prelude += char
+    return found
+
+
+def selectors(selector_list: str) -> list[str]:
+    """A selector list split at its top-level commas (not those inside :is(), :not() ...)."""
+    parts, depth, current = [], 0, ""
+    for char in selector_list:
+        depth += char == "(" or char == "["
+        depth -= char == ")" or char == "]"
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return parts + [current.strip()]
+
+
+@pytest.mark.parametrize("name", VIEW_LABS)
+def test_a_labs_style_stays_in_its_lab(name):
+    css = (BY_NAME[name].folder / "lab.css").read_text("utf-8") if (BY_NAME[name].folder / "lab.css").is_file() else ""
+    scope = f'[data-lab="{name}"]'
+    outside = [selector for _, listed in rules(css) for selector in selectors(listed) if not selector.startswith(scope)]
+    assert not outside, f"site_src/labs/{name}/lab.css: every selector must start with {scope}; these do not: {outside}"
+    names = re.findall(r"@keyframes\s+([\w-]+)", css)
+    assert all(n.startswith(f"{name}-") for n in names), f"keyframes of lab {name} must be named {name}-…: {names}"
+
+
+def test_the_style_check_finds_a_selector_that_leaks_out_of_its_lab():
+    css = """[data-lab="x"] .a, .b { color: red; }
+             @media (max-width: 40rem) { [data-lab="x"] :is(.c, .d) { margin: 0; } .e { margin: 0; } }"""
+    found = [s for _, listed in rules(css) for s in selectors(listed)]
+    assert found == ['[data-lab="x"] .a', ".b", '[data-lab="x"] :is(.c, .d)', ".e"]
 
 
 def test_the_page_places_every_lab_once(dist_dir):
@@ -65,6 +120,79 @@ def test_the_script_starts_by_drawing_exactly_what_the_template_drew(two_pages, 
                                               "script (when it started)", lineterm="", n=2))
         pytest.fail(f"lab {name}: the script's first drawing differs from the template's:\n{diff[:6000]}",
                     pytrace=False)
+
+
+# ------------------------------------------- every state: the build's drawing is the browser's
+
+
+@pytest.fixture(scope="module")
+def states(dist_dir, data):
+    """lab -> the states its controls offer (every combination, or a seeded sample), default first."""
+    page = (dist_dir / "index.html").read_text("utf-8")
+    return {name: preset_states(page, name, data, BY_NAME[name].state) for name in VIEW_LABS}
+
+
+def test_the_states_cover_every_combination_of_the_controls_or_a_sample_of_at_least_50(dist_dir, data, states):
+    page = (dist_dir / "index.html").read_text("utf-8")
+    for name in VIEW_LABS:
+        combinations = 1
+        for values in control_axes(page, name, data).values():
+            combinations *= len(values)
+        assert len(states[name]) >= min(combinations, 50), name
+        assert states[name][0] == BY_NAME[name].state
+
+
+def test_every_state_is_drawn_the_same_by_the_build_and_by_the_browsers_renderer(dist_dir, states):
+    """In Node: each state's HTML from the build's renderer, parsed, against the DOM Preact leaves
+    after redrawing that state over the previous one (the first over the build's HTML)."""
+    report = check_views(dist_dir, states)
+    assert not report["errors"], "\n".join(f"{e['lab']} {e['state']}: {e['error']}" for e in report["errors"][:5])
+    problems = []
+    for mismatch in report["mismatches"]:
+        build, browser = json.loads(mismatch["build"]), json.loads(mismatch["browser"])
+        diff = "\n".join(difflib.unified_diff(outline(build), outline(browser), "build", "browser", lineterm="", n=2))
+        problems.append(f"lab {mismatch['lab']}, state {mismatch['state']}:\n{diff[:3000]}")
+    assert not problems, "\n\n".join(problems)
+    assert report["checked"] == {name: len(each) for name, each in states.items()}
+
+
+# What a lab's output holds, as nested lists (in the page: the runtime's keyboard access to a
+# scroll box is left out); the same shape as tests/support/views_check.js compares in Node.
+OUTPUT_TREE_JS = r"""(section, html) => {
+    function tree(node) {
+        if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+        if (node.nodeType !== Node.ELEMENT_NODE) return null;
+        const attrs = [...node.attributes].filter((a) => a.name !== "data-rag-scroller"
+            && !(a.name === "tabindex" && node.hasAttribute("data-rag-scroller"))).map((a) => a.name + "=" + a.value);
+        const children = [];
+        for (const child of node.childNodes) {
+            const drawn = tree(child);
+            if (drawn === null) continue;
+            if (typeof drawn === "string" && typeof children[children.length - 1] === "string") children[children.length - 1] += drawn;
+            else children.push(drawn);
+        }
+        return [node.tagName.toLowerCase(), attrs.sort().join(" "), ...children.filter((c) => c !== "")];
+    }
+    const built = document.createElement("div");
+    built.innerHTML = html;
+    return [JSON.stringify(tree(built).slice(2)), JSON.stringify(tree(section.querySelector(".lab-output")).slice(2))];
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", VIEW_LABS)
+def test_a_sample_of_states_is_drawn_in_chromium_as_the_build_draws_it(two_pages, views, states, name):
+    live = two_pages[1]
+    section = lab(live, name)
+    chosen = random.Random(name).sample(states[name], min(6, len(states[name])))
+    for state, drawing in zip(chosen, views.draw_many(name, chosen)):
+        assert live.evaluate("([n, s]) => RAG.labContext(n).set(s, {replace: true, link: false})", [name, state])
+        built, shown = section.evaluate(OUTPUT_TREE_JS, drawing.html)
+        if built != shown:
+            diff = "\n".join(difflib.unified_diff(outline(json.loads(built)), outline(json.loads(shown)), "build",
+                                                  "Chromium", lineterm="", n=2))
+            pytest.fail(f"lab {name}, state {state}: Chromium draws something else than the build:\n{diff[:4000]}",
+                        pytrace=False)
 
 
 # --------------------------------------------------------------- lazy start

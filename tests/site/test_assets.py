@@ -22,12 +22,12 @@ def test_the_runtime_joins_its_files_in_the_listed_order():
 def test_each_lab_file_hands_over_its_data_before_its_script_defines_the_lab(data):
     files = dict(assets.files(data))
     for lab in LABS:
-        bundle = files[f"assets/labs/{lab.NAME}.js"]
+        bundle = files[f"assets/labs/{lab.name}.js"]
         provide, _, script = bundle.partition(";\n")
-        assert provide.startswith(f'RAG.provide("lab:{lab.NAME}",')
-        handed = json.loads(provide[len(f'RAG.provide("lab:{lab.NAME}",'):-1])
-        assert handed == {k: v for k, v in data["labs"][lab.NAME].items() if k not in getattr(lab, "BUILD_ONLY", ())}
-        assert f'RAG.lab("{lab.NAME}"' in script
+        assert provide.startswith(f'RAG.provide("lab:{lab.name}",')
+        handed = json.loads(provide[len(f'RAG.provide("lab:{lab.name}",'):-1])
+        assert handed == {k: v for k, v in data["labs"][lab.name].items() if k not in lab.build_only}
+        assert f'RAG.lab("{lab.name}"' in script
 
 
 def test_the_browsers_data_leaves_out_what_only_the_build_reads(data):

@@ -131,7 +131,7 @@ GUARDRAIL_CASES = [
 
 
 def test_guardrail_equal(site):
-    cases = GUARDRAIL_CASES + [site.content.injection.ignored, site.content.injection.obeyed]
+    cases = GUARDRAIL_CASES + [site.content.labs["injection"].ignored, site.content.labs["injection"].obeyed]
     js = run_node("console.log(JSON.stringify(input.cases.map((a) => E.checkOutput(a, input.patterns, input.hosts))))",
                   {"cases": cases, "patterns": PATTERNS, "hosts": list(HELP_CENTER_HOSTS)})
     for answer, findings in zip(cases, js):

@@ -2,7 +2,7 @@
 Playwright (never a browser of its own), pages that fail their test on any console error or
 any request that leaves the loopback server, axe-core, and screenshots.
 
-The fixtures that use these are in tests/conftest.py.
+The fixtures that use these are in the root conftest.py.
 """
 
 import shutil

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from builder.labs import LABS
 
-LAB_NAMES = tuple(lab.NAME for lab in LABS)
+LAB_NAMES = tuple(lab.name for lab in LABS)
 
 
 def open_page(make_page, site_url, hash_="", render_all=False, **options):

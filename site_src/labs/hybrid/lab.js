@@ -1,103 +1,120 @@
-/* The hybrid explorer (lab.html draws its default). Each retriever's top results and the fused
- * list, side by side; pointing at, focusing or tapping a passage marks it in every list and
- * names its three ranks. Each list is one tab stop; the arrow keys move inside it.
- * State: {q}: a question id (preset or live). */
-RAG.lab("hybrid", {
-  accept(next, ctx) {
-    return ctx.question(next.q) ? { q: next.q } : null;
-  },
+/* The hybrid explorer: each retriever's top results for one question and the list reciprocal
+ * rank fusion makes of them, side by side. Pointing at, focusing or tapping a passage marks it in
+ * every list and names its three ranks. Each list is one tab stop; the arrow keys move inside it.
+ * State: {q}: a question id (a preset, or one asked live). Local: the passage pointed at, and the
+ * passage each list's tab stop is on. */
+(() => {
+  const h = RAG.h;
+  const LISTS = [["dense", "Dense \u00b7 cosine", 3], ["bm25", "BM25 \u00b7 score", 3], ["hybrid", "Fused \u00b7 RRF", 5]];
+  const ids = (ranking) => ranking.map(([pid]) => pid);
+  const rankIn = (ranking, pid) => (pid ? ids(ranking).indexOf(pid) + 1 || null : null);
 
-  setup(ctx) {
-    const output = ctx.output;
-    const readout = ctx.find(".hybrid-readout");
-    const itemOf = (target) => (target && target.closest ? target.closest("ol.results li[data-pid]") : null);
-    ctx.readoutDefault = readout.textContent;
+  /** Where the fused list's passage came from: "from dense 2 + BM25 1". */
+  function sourcesOf(pid, dense, bm25) {
+    const parts = [];
+    if (dense.includes(pid)) parts.push(`dense ${dense.indexOf(pid) + 1}`);
+    if (bm25.includes(pid)) parts.push(`BM25 ${bm25.indexOf(pid) + 1}`);
+    return `from ${parts.join(" + ")}`;
+  }
 
-    /* Mark one passage in all three lists and say where it stands in each. */
-    ctx.link = (pid) => {
-      if (pid === ctx.linked) return;
-      ctx.linked = pid;
-      for (const li of output.querySelectorAll("ol.results li[data-pid]")) {
-        li.classList.toggle("is-linked", pid !== null && li.dataset.pid === pid);
-      }
-      const ranks = {};
-      for (const col of output.querySelectorAll(".lab-col[data-list]")) {
-        const item = pid === null ? null : col.querySelector(`li[data-pid="${CSS.escape(pid)}"]`);
-        col.classList.toggle("is-missing", pid !== null && !item);
-        ranks[col.dataset.list] = item ? item.querySelector(".rank").textContent : "none";
-      }
-      RAG.replace(readout, pid === null ? ctx.readoutDefault : [RAG.el("code", null, pid),
-        `: dense ${ranks.dense}, BM25 ${ranks.bm25}, fused ${ranks.hybrid} (of the top ${ctx.data.settings.hybrid_depth} each).`]);
-    };
+  function row(props, list, [pid, score], index, digits) {
+    const stop = props.stops[list] && props.lists[list].some(([other]) => other === props.stops[list]) ? props.stops[list] : null;
+    return h("li", {
+      class: ["result", pid === props.answer && "is-answer", index === 0 && "is-winner", pid === props.linked && "is-linked"],
+      "data-pid": pid, tabindex: (stop ? pid === stop : index === 0) ? "0" : "-1" },
+    h("span", { class: "rank" }, String(index + 1)),
+    h("span", { class: "pid" }, h("code", null, pid), " ", h("span", { class: "title" }, props.sections[pid])),
+    h("span", { class: "score" }, RAG.fixed(score, digits)),
+    pid === props.answer ? h("span", { class: "flag" }, "right passage") : null,
+    h("p", { class: "detail" }, list === "hybrid" ? sourcesOf(pid, props.top.dense, props.top.bm25)
+      : `fused rank ${props.fused.indexOf(pid) + 1}`));
+  }
 
-    ctx.on(output, "mouseover", (event) => { const li = itemOf(event.target); if (li) ctx.link(li.dataset.pid); });
-    ctx.on(output, "mouseleave", () => { if (!output.contains(document.activeElement)) ctx.link(null); });
-    ctx.on(output, "focusin", (event) => { const li = itemOf(event.target); if (li) ctx.link(li.dataset.pid); });
-    ctx.on(output, "focusout", (event) => { if (!output.contains(event.relatedTarget)) ctx.link(null); });
-    ctx.on(output, "keydown", (event) => {
-      const li = itemOf(event.target);
-      if (!li) return;
-      const items = [...li.parentNode.querySelectorAll("li[data-pid]")];
-      const at = items.indexOf(li);
-      const next = { ArrowDown: items[at + 1], ArrowRight: items[at + 1], ArrowUp: items[at - 1], ArrowLeft: items[at - 1],
-                     Home: items[0], End: items[items.length - 1] }[event.key];
-      if (!next) return;
-      event.preventDefault();
-      items.forEach((other) => { other.tabIndex = other === next ? 0 : -1; });
-      next.focus();
-    });
-  },
+  const EMPTY = h("li", { class: "result is-muted empty-list" }, h("span", { class: "rank" }),
+    h("span", { class: "pid" }, "No passage shares a term with the question."), h("span", { class: "score" }));
 
-  draw(ctx) {
-    const { data } = ctx;
-    const depth = data.settings.hybrid_depth;
-    const question = ctx.question(ctx.state.q);
-    const answer = question.answer;
-    const runs = question.runs;
-    const section = Object.fromEntries(data.passages.map((p) => [p.id, p.section]));
-    const ids = (ranking) => ranking.map(([pid]) => pid);
-    const dense = runs.dense.slice(0, depth);
-    const bm25 = runs.bm25.slice(0, depth);
-    const denseIds = ids(dense);
-    const bm25Ids = ids(bm25);
-    const fusedIds = ids(runs.hybrid);
-    const rankIn = (ranking, pid) => (pid ? ids(ranking).indexOf(pid) + 1 || null : null);
-
-    const item = ([pid, value], index, digits, detail) => RAG.el("li", {
-      class: ["result", pid === answer ? "is-answer" : "", index === 0 ? "is-winner" : ""],
-      dataset: { pid }, tabindex: index === 0 ? "0" : "-1" },
-      RAG.el("span", { class: "rank" }, String(index + 1)),
-      RAG.el("span", { class: "pid" }, RAG.el("code", null, pid), " ", RAG.el("span", { class: "title" }, section[pid])),
-      RAG.el("span", { class: "score" }, RAG.fixed(value, digits)),
-      pid === answer ? RAG.el("span", { class: "flag" }, "right passage") : null,
-      RAG.el("p", { class: "detail" }, detail));
-    const lists = Object.fromEntries(ctx.findAll(".lab-col[data-list]").map((col) => [col.dataset.list, col.querySelector("ol.results")]));
-    const fusedRank = (pair) => `fused rank ${fusedIds.indexOf(pair[0]) + 1}`;
-
-    RAG.replace(lists.dense, dense.map((pair, i) => item(pair, i, 3, fusedRank(pair))));
-    RAG.replace(lists.bm25, bm25.length ? bm25.map((pair, i) => item(pair, i, 3, fusedRank(pair)))
-      : RAG.el("li", { class: "result is-muted empty-list" }, RAG.el("span", { class: "rank" }),
-        RAG.el("span", { class: "pid" }, "No passage shares a term with the question."), RAG.el("span", { class: "score" })));
-    RAG.replace(lists.hybrid, runs.hybrid.slice(0, depth).map((pair, i) => {
-      const parts = [];
-      if (denseIds.includes(pair[0])) parts.push(`dense ${denseIds.indexOf(pair[0]) + 1}`);
-      if (bm25Ids.includes(pair[0])) parts.push(`BM25 ${bm25Ids.indexOf(pair[0]) + 1}`);
-      return item(pair, i, 5, `from ${parts.join(" + ")}`);
-    }));
-
-    ctx.linked = undefined;
-    ctx.link(null);
+  function status(props) {
+    const { answer, ranks, firsts } = props;
     if (!answer) {
       // A question asked live has no known right passage: say what each list put first.
-      const first = (ranking) => (ranking.length ? ranking[0][0] : "nothing");
-      const status = `Asked live, so no right passage is known: dense puts ${first(runs.dense)} first, ` +
-        `BM25 ${first(runs.bm25)}, fusion ${first(runs.hybrid)}.`;
-      RAG.replace(ctx.find(".lab-status"), status);
-      return status;
+      return [`Asked live, so no right passage is known: dense puts ${firsts.dense} first, BM25 ${firsts.bm25}, ` +
+        `fusion ${firsts.hybrid}.`];
     }
-    const where = `: dense rank ${rankIn(runs.dense, answer) || "none"}, BM25 rank ${rankIn(runs.bm25, answer) || "none"}, ` +
-      `fused rank ${rankIn(runs.hybrid, answer) || "none"}.`;
-    RAG.replace(ctx.find(".lab-status"), "The right passage, ", RAG.el("code", null, answer), where);
-    return `The right passage, ${answer}${where}`;
-  },
-});
+    return ["The right passage, ", h("code", null, answer),
+      `: dense rank ${ranks.dense || "none"}, BM25 rank ${ranks.bm25 || "none"}, fused rank ${ranks.hybrid || "none"}.`];
+  }
+
+  function readout(props) {
+    const pid = props.linked;
+    if (!pid) return "Point at or tap a passage to see its three ranks.";
+    const rank = (list) => rankIn(props.lists[list], pid) || "none";
+    return [h("code", null, pid),
+      `: dense ${rank("dense")}, BM25 ${rank("bm25")}, fused ${rank("hybrid")} (of the top ${props.depth} each).`];
+  }
+
+  RAG.lab("hybrid", {
+    local: { linked: null, stops: {} },
+
+    accept(next, input) {
+      return input.question(next.q) ? { q: next.q } : null;
+    },
+
+    props(state, input, local) {
+      const question = input.question(state.q);
+      const { runs } = question;
+      const depth = input.data.settings.hybrid_depth;
+      const lists = { dense: runs.dense.slice(0, depth), bm25: runs.bm25.slice(0, depth), hybrid: runs.hybrid.slice(0, depth) };
+      const first = (ranking) => (ranking.length ? ranking[0][0] : "nothing");
+      return {
+        answer: question.answer, depth, lists, linked: local.linked, stops: local.stops,
+        top: { dense: ids(lists.dense), bm25: ids(lists.bm25) }, fused: ids(runs.hybrid),
+        ranks: { dense: rankIn(runs.dense, question.answer), bm25: rankIn(runs.bm25, question.answer),
+                 hybrid: rankIn(runs.hybrid, question.answer) },
+        firsts: { dense: first(runs.dense), bm25: first(runs.bm25), hybrid: first(runs.hybrid) },
+        sections: Object.fromEntries(input.data.passages.map((p) => [p.id, p.section])),
+      };
+    },
+
+    view(props) {
+      return [
+        h("p", { class: "lab-status" }, status(props)),
+        h("p", { class: "hybrid-readout js-only", "aria-live": "polite" }, readout(props)),
+        h("div", { class: "lab-columns hybrid-columns" }, LISTS.map(([list, title, digits]) => {
+          const present = props.linked && !props.lists[list].some(([pid]) => pid === props.linked);
+          return h("div", { class: ["lab-col", present && "is-missing"], "data-list": list },
+            h("h4", { id: `hybrid-${list === "hybrid" ? "fused" : list}-title` }, title),
+            h("ol", { class: "results", "aria-labelledby": `hybrid-${list === "hybrid" ? "fused" : list}-title` },
+              props.lists[list].length ? props.lists[list].map((pair, i) => row(props, list, pair, i, digits)) : EMPTY));
+        })),
+      ];
+    },
+
+    summary(props) {
+      const said = status(props);
+      return said.map((part) => (typeof part === "string" ? part : props.answer)).join("");
+    },
+
+    setup(ctx) {
+      const output = ctx.output;
+      const itemOf = (target) => (target && target.closest ? target.closest("ol.results li[data-pid]") : null);
+      const point = (pid) => { if (pid !== ctx.local.linked) ctx.show({ linked: pid }); };
+      ctx.on(output, "mouseover", (event) => { const li = itemOf(event.target); if (li) point(li.dataset.pid); });
+      ctx.on(output, "mouseleave", () => { if (!output.contains(document.activeElement)) point(null); });
+      ctx.on(output, "focusin", (event) => { const li = itemOf(event.target); if (li) point(li.dataset.pid); });
+      ctx.on(output, "focusout", (event) => { if (!output.contains(event.relatedTarget)) point(null); });
+      ctx.on(output, "keydown", (event) => {
+        const li = itemOf(event.target);
+        if (!li) return;
+        const items = [...li.parentNode.querySelectorAll("li[data-pid]")];
+        const at = items.indexOf(li);
+        const next = { ArrowDown: items[at + 1], ArrowRight: items[at + 1], ArrowUp: items[at - 1], ArrowLeft: items[at - 1],
+                       Home: items[0], End: items[items.length - 1] }[event.key];
+        if (!next) return;
+        event.preventDefault();
+        const list = li.closest(".lab-col").dataset.list;
+        ctx.show({ stops: { ...ctx.local.stops, [list]: next.dataset.pid } });
+        next.focus();
+      });
+    },
+  });
+})();

@@ -1,0 +1,105 @@
+"""The page's labs, found by their folders. A lab is one folder, site_src/labs/<name>/:
+
+    data.py           its data step: data(build) -> dict, kept as data["labs"][<name>]; STATE, the
+                      state the page opens on. Optional: SCRIPTS (shared scripts its view needs),
+                      BUILD_ONLY (keys of its data the browser never reads), load_content(root, out)
+                      (its hand-written part of corpus/), texts_to_embed(content) (texts the build
+                      must embed for it)
+    lab.html          its frame: title, introduction, controls (extends templates/_lab.html)
+    lab.js            its view, drawn by the build and by the browser (site_src/runtime/views.js)
+    lab.css           its style, every selector under [data-lab="<name>"]
+    test_<name>.py    its tests
+
+A section places it with {{ lab("<name>") }}; the page's order of labs is the sections' order.
+
+Example: BY_NAME["hybrid"].state -> {'q': 'upload-4021'}
+"""
+
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+LABS_DIR = ROOT / "site_src" / "labs"
+SECTIONS_DIR = ROOT / "site_src" / "sections"
+PLACED = re.compile(r"""\blab\(\s*["']([a-z0-9_]+)["']""")
+
+
+class LabError(Exception):
+    """A lab folder that is not a whole lab."""
+
+
+@dataclass(frozen=True)
+class Lab:
+    name: str
+    folder: Path
+    module: ModuleType  # its data.py
+
+    @property
+    def state(self) -> dict:
+        return self.module.STATE
+
+    @property
+    def scripts(self) -> tuple[str, ...]:
+        return tuple(getattr(self.module, "SCRIPTS", ()))
+
+    @property
+    def build_only(self) -> tuple[str, ...]:
+        return tuple(getattr(self.module, "BUILD_ONLY", ()))
+
+    def data(self, build) -> dict:
+        return self.module.data(build)
+
+    @property
+    def has_content(self) -> bool:
+        return hasattr(self.module, "load_content")
+
+    def load_content(self, root: Path, out):
+        return self.module.load_content(root, out)
+
+    def texts_to_embed(self, content) -> list[str]:
+        texts = getattr(self.module, "texts_to_embed", None)
+        return list(texts(content)) if texts else []
+
+    def browser_data(self, data: dict) -> dict:
+        """What the lab's script reads: its data without the keys only the build uses."""
+        return {key: value for key, value in data.items() if key not in self.build_only}
+
+
+def page_order(names, sections: Path = SECTIONS_DIR) -> list[str]:
+    """`names` in the order the sections place them ({{ lab("name") }}), unplaced ones last.
+
+    Example: with section 04 placing "chunking" and 05 "bm25": page_order(["bm25", "chunking"]) -> ["chunking", "bm25"]
+    """
+    placed = [name for path in sorted(sections.glob("*.md")) for name in PLACED.findall(path.read_text("utf-8"))]
+    first = {name: placed.index(name) if name in placed else len(placed) for name in names}
+    return sorted(names, key=lambda name: (first[name], name))
+
+
+def load_lab(folder: Path) -> Lab:
+    name = folder.name
+    for part in ("data.py", "lab.html", "lab.js"):
+        if not (folder / part).is_file():
+            raise LabError(f"{folder}: a lab folder needs data.py, lab.html and lab.js; {part} is missing "
+                           "(fix: add it, see site_src/README.md 'Adding a lab')")
+    module = importlib.import_module(f"site_src.labs.{name}.data")
+    if not isinstance(getattr(module, "STATE", None), dict) or not callable(getattr(module, "data", None)):
+        raise LabError(f"{folder / 'data.py'}: define STATE (a dict, the state the page opens on) and data(build)")
+    return Lab(name, folder, module)
+
+
+def discover(labs_dir: Path = LABS_DIR, sections: Path = SECTIONS_DIR) -> tuple[Lab, ...]:
+    folders = {p.name: p for p in labs_dir.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))
+               and p.name != "__pycache__"}
+    return tuple(load_lab(folders[name]) for name in page_order(folders, sections))
+
+
+LABS = discover()
+BY_NAME = {lab.name: lab for lab in LABS}
+
+
+def lab_data(build) -> dict:
+    """name -> what the lab's data step computed."""
+    return {lab.name: lab.data(build) for lab in LABS}

@@ -1,0 +1,75 @@
+/* lab_views.js: every lab's view rendered to HTML in Node, from the very files the page ships.
+ * builder/page/lab_views.py runs it once per build (when its cache misses):
+ *
+ *   node builder/page/lab_views.js < request.json > drawings.json
+ *
+ *   request   {schema, sources: [{name, code}], drawings: [{lab, state}]}
+ *             sources are run in order in one sandbox, as the browser runs them: the runtime's
+ *             isomorphic files (format.js, page-data.js, views.js), then assets/data.js and
+ *             assets/labs/<name>.js exactly as the build writes them
+ *   drawings  {drawings: [{html, summary, state}]} in the request's order, or {error}
+ *
+ * With --lines it answers one request per line of standard input (a JSON line each), for the
+ * tests, which render thousands of states in one process.
+ *
+ * Preact here is the package's CommonJS build, the same version as the UMD file the browser
+ * loads (package-lock.json), so preact-render-to-string and the views share one Preact.
+ */
+"use strict";
+const vm = require("node:vm");
+const readline = require("node:readline");
+const preact = require("preact");
+const { render: renderToString } = require("preact-render-to-string");
+
+/** A sandbox holding window.RAG, with the sources run in it, the way the page runs them. */
+function sandbox(sources) {
+  const context = { console, preact, URLSearchParams, RAG: {} };
+  context.window = context;
+  context.self = context;
+  vm.createContext(context);
+  for (const { name, code } of sources) vm.runInContext(code, context, { filename: name });
+  return context;
+}
+
+async function drawAll(request) {
+  const { RAG } = sandbox(request.sources);
+  const data = RAG.acceptData(await RAG.provided("data"), request.schema);
+  const owns = new Map();
+  return Promise.all(request.drawings.map(async ({ lab, state }) => {
+    const spec = RAG.labSpec(lab);
+    if (!spec) throw new Error(`site_src/labs/${lab}/lab.js did not define the lab "${lab}" (it must call RAG.lab("${lab}", {...}))`);
+    if (!spec.view) return { html: null, summary: "", state };  // drawn by its template (to be converted)
+    if (!owns.has(lab)) owns.set(lab, await RAG.provided(`lab:${lab}`));
+    const input = RAG.labInput(data, owns.get(lab));
+    const accepted = spec.accept({ ...state }, input);
+    if (!accepted) {
+      throw new Error(`site_src/labs/${lab}/lab.js: accept() refused the state ${JSON.stringify(state)} ` +
+        `(fix STATE in site_src/labs/${lab}/data.py, or the options the prose gives to lab("${lab}", ...))`);
+    }
+    const { element, summary } = RAG.labDrawing(spec, accepted, input, {});
+    return { html: renderToString(element), summary, state: accepted };
+  }));
+}
+
+async function answer(request) {
+  try {
+    return { drawings: await drawAll(request) };
+  } catch (error) {
+    return { error: String(error && error.stack ? error.stack : error) };
+  }
+}
+
+async function main() {
+  if (process.argv.includes("--lines")) {
+    const lines = readline.createInterface({ input: process.stdin });
+    for await (const line of lines) if (line.trim()) process.stdout.write(JSON.stringify(await answer(JSON.parse(line))) + "\n");
+    return;
+  }
+  let text = "";
+  for await (const chunk of process.stdin) text += chunk;
+  process.stdout.write(JSON.stringify(await answer(JSON.parse(text))));
+}
+
+if (require.main === module) main();
+
+module.exports = { sandbox, drawAll };

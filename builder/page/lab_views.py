@@ -1,0 +1,117 @@
+"""Each lab's view, drawn for the page by the lab's own script. A section places a lab; its
+frame (lab.html) is Jinja, and what it shows is left as a mark. Once every section is rendered
+and the page's scripts are built, builder/page/lab_views.js runs the lab scripts in Node (the
+same files the browser loads) and renders each placed lab's state to HTML with
+preact-render-to-string; the marks are replaced by those drawings. The browser redraws with
+the same views, so a lab looks the same with and without JavaScript by construction.
+
+Node runs only when something it reads changed: drawings are cached in .cache/lab-views/ by a
+hash of the renderer, the scripts, the data and the states asked for.
+
+Example: views = LabViews(); mark = views.place("hybrid", {"q": "g05"}); ... views.fill(html, drawings)
+"""
+
+import hashlib
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markupsafe import Markup
+
+from builder.page.errors import ProseError
+from builder.sources import ROOT, SITE_SRC
+
+RENDERER = Path(__file__).with_name("lab_views.js")
+# The runtime's files a view may use (the rest of the runtime drives the page, not the drawing).
+RUNTIME_FOR_VIEWS = ("format.js", "loader.js", "page-data.js", "views.js")
+KEEP = 4  # cached drawings kept (one per recent build of different inputs)
+
+
+class NodeMissing(ProseError):
+    pass
+
+
+@dataclass(frozen=True)
+class Drawing:
+    html: str | None  # the view's markup, the lab's .lab-output children
+    summary: str   # what the lab announces for this state
+    state: dict    # the state as the lab's accept() cleaned it
+
+
+@dataclass
+class LabViews:
+    """The labs the page places, in order, each with the state it opens on."""
+    placed: list[dict] = field(default_factory=list)
+
+    def place(self, name: str, state: dict) -> Markup:
+        self.placed.append({"lab": name, "state": state})
+        return Markup(f"<!--lab-view:{len(self.placed) - 1}-->")
+
+    def fill(self, html: str, drawings: list[Drawing]) -> str:
+        for number, drawing in enumerate(drawings):
+            if drawing.html is None:  # a lab whose template still draws it (no view yet)
+                continue
+            html = html.replace(f"<!--lab-view:{number}-->", drawing.html, 1)
+        return html
+
+
+def node() -> str:
+    found = shutil.which("node")
+    if not found:
+        raise NodeMissing("the build draws each lab's view with Node.js, which is not installed (fix: install "
+                          "Node.js 20 or newer, e.g. `apt-get install nodejs npm` on Debian, then `npm ci`; "
+                          "`make build` does both)")
+    if not (ROOT / "node_modules" / "preact-render-to-string").is_dir():
+        raise NodeMissing("node_modules/ lacks preact-render-to-string, which draws the labs' views (fix: run `npm ci`)")
+    return found
+
+
+def sources(assets: dict[str, str | bytes], shared: tuple[str, ...]) -> list[dict]:
+    """What the renderer runs, in the browser's order: the runtime's view files, the shared
+    scripts, the data, then every lab's file, exactly as the build writes them."""
+    runtime = [{"name": f"site_src/runtime/{name}", "code": (SITE_SRC / "runtime" / name).read_text("utf-8")}
+               for name in RUNTIME_FOR_VIEWS]
+    scripts = [{"name": f"assets/scripts/{name}.js", "code": assets[f"assets/scripts/{name}.js"]} for name in shared]
+    labs = [{"name": path, "code": code} for path, code in assets.items() if path.startswith("assets/labs/")]
+    return runtime + scripts + [{"name": "assets/data.js", "code": assets["assets/data.js"]}] + labs
+
+
+def cache_key(request: dict) -> str:
+    digest = hashlib.sha256(RENDERER.read_bytes())
+    lock = ROOT / "package-lock.json"
+    digest.update(lock.read_bytes() if lock.is_file() else b"")
+    digest.update(json.dumps(request, sort_keys=True).encode("utf-8"))
+    return digest.hexdigest()[:20]
+
+
+def run_renderer(request: dict) -> list[Drawing]:
+    result = subprocess.run([node(), str(RENDERER)], input=json.dumps(request), capture_output=True, text=True,
+                            cwd=ROOT, timeout=300)
+    if result.returncode != 0:
+        raise ProseError(f"builder/page/lab_views.js failed:\n{result.stderr[-3000:]}")
+    answer = json.loads(result.stdout)
+    if "error" in answer:
+        raise ProseError(f"a lab's view could not be drawn:\n{answer['error']}")
+    return [Drawing(**drawing) for drawing in answer["drawings"]]
+
+
+def draw(placed: list[dict], assets: dict[str, str | bytes], shared: tuple[str, ...], schema: int,
+         cache_dir: Path) -> list[Drawing]:
+    """Every placed lab's drawing, from the cache or from one run of Node."""
+    if not placed:
+        return []
+    request = {"schema": schema, "sources": sources(assets, shared), "drawings": placed}
+    folder = cache_dir / "lab-views"
+    path = folder / f"{cache_key(request)}.json"
+    if path.is_file():
+        return [Drawing(**drawing) for drawing in json.loads(path.read_text("utf-8"))]
+    drawings = run_renderer(request)
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps([drawing.__dict__ for drawing in drawings]), "utf-8")
+    tmp.replace(path)
+    for old in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)[:-KEEP]:
+        old.unlink(missing_ok=True)
+    return drawings

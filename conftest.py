@@ -1,0 +1,214 @@
+"""The fixtures every test shares, in tests/ and in each lab folder (the one conftest.py of the project; helpers are
+plain modules in tests/support/).
+
+    built_site     the site, built once per session from the current sources into
+                   .cache/test-site/ (fails, with the build's own message, when it can't be)
+    dist_dir       its folder;  data: its data/rag.json
+    site_url       "http://127.0.0.1:<port>/", serving it (session)
+    browser        headless Debian Chromium (session)
+    make_page      make_page(**context_options) -> a guarded page in a new context
+    page           make_page() at 1280x900
+    corpus         a fresh copy of the small valid corpus (tests/corpus/fixtures/valid/)
+    views          the labs' views in Node, drawing any state from the built site's files (session)
+
+A guarded page fails its test on any console error or any request that leaves the loopback
+server; a test that causes a console error on purpose calls
+page.rag_guard.allow_console_error("substring").
+"""
+
+import functools
+import json
+import os
+import subprocess
+import sys
+import threading
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from support.browser import CHROMIUM_ARGS, PageGuard, QuietHandler, chromium_path
+from support.mini_corpus import MiniCorpus
+from support.paths import ROOT, TEST_SITE
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    """Build the site from the current sources, once per run (the first worker to need it
+    builds; the other finds this run's id beside it and reads the same folder), with the
+    project's caches: a warm build takes a second or two and loads no model. Tests only read it."""
+    out = TEST_SITE / "dist"
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid-{os.getpid()}"
+    stamp = TEST_SITE / "built-for-run"
+    TEST_SITE.mkdir(parents=True, exist_ok=True)
+    with FileLock(TEST_SITE / "build.lock"):
+        if stamp.is_file() and stamp.read_text() == run and (out / "index.html").is_file():
+            return out
+        stamp.unlink(missing_ok=True)
+        result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)],
+                                capture_output=True, text=True, cwd=ROOT, timeout=900)
+        if result.returncode != 0:
+            pytest.fail(f"the site does not build, so the tests that need it cannot run.\n"
+                        f"Run `python build.py` and fix what it says:\n{result.stderr[-4000:]}", pytrace=False)
+        stamp.write_text(run)
+    return out
+
+
+@pytest.fixture(scope="session")
+def dist_dir(built_site) -> Path:
+    return built_site
+
+
+@pytest.fixture(scope="session")
+def data(built_site) -> dict:
+    return json.loads((built_site / "data" / "rag.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="session")
+def views(built_site):
+    from support.views import LabViews
+
+    renderer = LabViews(built_site)
+    yield renderer
+    renderer.close()
+
+
+@pytest.fixture
+def corpus(tmp_path) -> MiniCorpus:
+    return MiniCorpus(tmp_path / "corpus")
+
+
+# ----------------------------------------------------------------- browser
+
+
+@pytest.fixture(scope="session")
+def site_url(dist_dir):
+    handler = functools.partial(QuietHandler, directory=str(dist_dir))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    if not Path(executable).exists():
+        pytest.fail(f"Chromium not found at {executable}: install it (bash scripts/install-system-deps.sh)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+class PageMaker:
+    """make(**context_options): a new browser context and page, guarded (see PageGuard)."""
+
+    def __init__(self, browser, site_url):
+        self.browser, self.site_url = browser, site_url
+        self.contexts, self.guards = [], []
+
+    def __call__(self, **options):
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        context = self.browser.new_context(**options)
+        self.contexts.append(context)
+        guard = PageGuard(self.site_url)
+        self.guards.append(guard)
+        context.route("**/*", guard.route)
+        context.on("request", guard.on_request)
+        page = context.new_page()
+        page.on("console", guard.on_console)
+        page.on("pageerror", guard.on_page_error)
+        page.rag_guard = guard
+        return page
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def make_page(browser, site_url, request):
+    """make_page(**context_options) -> a guarded page, closed after the test."""
+    maker = PageMaker(browser, site_url)
+    request.node.rag_guards = maker.guards
+    yield maker
+    maker.close()
+
+
+@pytest.fixture(scope="module")
+def make_page_module(browser, site_url, request):
+    """The same, for pages a module's tests share (opened once, closed after the module). Their
+    guards are checked after every test of the module."""
+    maker = PageMaker(browser, site_url)
+    request.module.rag_module_guards = maker.guards
+    yield maker
+    maker.close()
+
+
+@pytest.fixture
+def page(make_page):
+    return make_page()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Fail the test itself (not its teardown) when a guarded page misbehaved."""
+    result = yield
+    guards = getattr(item, "rag_guards", []) + getattr(item.module, "rag_module_guards", [])
+    problems = [p for guard in guards for p in guard.problems()]
+    for guard in getattr(item.module, "rag_module_guards", []):
+        guard.console_errors.clear()  # a shared page's fault is reported once, by the test it happened in
+        guard.foreign.clear()
+    if problems:
+        pytest.fail("the page misbehaved:\n  " + "\n  ".join(problems), pytrace=False)
+    return result
+
+
+# ----------------------------------------------------------------- order
+
+# Rough seconds per test, by kind: a browser test opens pages, a slow one builds in new processes.
+COST = {"slow": 15.0, "browser": 2.0}
+
+
+def pytest_collection_modifyitems(items):
+    """The costliest files first. `make test` hands whole files to two workers in this order,
+    so the long ones start early and no worker is left alone with one at the end. The sort is
+    stable: each file's tests keep their order and stay together."""
+    cost: dict = {}
+    for item in items:
+        each = max((COST[m.name] for m in item.iter_markers() if m.name in COST), default=0.1)
+        cost[item.path] = cost.get(item.path, 0.0) + each
+    items.sort(key=lambda item: -cost[item.path])
+
+
+# ----------------------------------------------------------------- time per folder
+
+_FOLDER_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    folder = report.nodeid.split("::")[0].rsplit("/", 1)[0]
+    _FOLDER_SECONDS[folder] = _FOLDER_SECONDS.get(folder, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How long each test folder took (set-up, call and tear-down), to keep `make test` fast."""
+    if not _FOLDER_SECONDS:
+        return
+    terminalreporter.section("time per test folder")
+    for folder, seconds in sorted(_FOLDER_SECONDS.items(), key=lambda item: -item[1]):
+        terminalreporter.write_line(f"{seconds:8.1f} s  {folder}")

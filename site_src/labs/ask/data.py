@@ -1,0 +1,47 @@
+"""Ask your own question: a question the reader types goes through every stage. A preset question
+(golden or traced) shows what the build computed; any other text gets BM25 at once in the
+browser, and dense search and fusion once the reader loads the build's embedding model
+(builder/live_model.py, scripts live.js and wordpiece.js). Then, as for the traced questions:
+the permission filter for a customer, the prompt and its size; no language model answers.
+
+Example: data(build)["presets"]["upload-4021"]["sent"][0] -> 'err-4021'
+"""
+
+from engine.access import pre_filter
+from engine.prompt import build_prompt
+from engine.settings import PROMPT_PASSAGES
+from engine.tokens import count_o200k
+
+from builder.core_data import source_of
+
+STATE = {"text": "Getting QB-4021 when uploading"}  # the traced question the lab opens on
+SCRIPTS = ("engine", "wordpiece", "live")
+READER = "customer"  # whose permissions filter the passages the prompt carries
+BUILD_ONLY = ("prompt",)
+
+
+def sent_passages(fused: list[str], acl: dict[str, list[str]], groups: list[str]) -> list[str]:
+    """The passages a prompt carries: the fused list's best PROMPT_PASSAGES the reader may read.
+
+    Example: sent_passages(["s", "a", "b"], {"s": ["staff"], "a": ["public"], "b": ["public"]}, ["public"])
+             -> ['a', 'b']
+    """
+    return pre_filter(fused, acl, groups, PROMPT_PASSAGES)
+
+
+def data(build) -> dict:
+    corpus, core = build.corpus, build.data
+    reader = next(r for r in corpus.readers if r.role == READER)
+    acl = {p.id: list(p.acl) for p in corpus.passages}
+    presets = {}
+    for q in core["questions"]:
+        sent = sent_passages([pid for pid, _ in core["runs"][q["id"]]["hybrid"]], acl, list(reader.groups))
+        prompt = build_prompt(q["text"], [source_of(corpus.by_id[pid]) for pid in sent])
+        presets[q["id"]] = {"sent": sent, "tokens": count_o200k(prompt)}
+    default = next((q for q in core["questions"] if q["text"] == STATE["text"]), None)
+    if default is None:
+        raise ValueError(f"site_src/labs/ask/data.py: STATE's text {STATE['text']!r} is no preset question's "
+                         "(fix: copy a golden or tracer question's text exactly)")
+    sources = [source_of(corpus.by_id[pid]) for pid in presets[default["id"]]["sent"]]
+    return {"reader": {"role": reader.role, "label": reader.label, "groups": list(reader.groups)},
+            "presets": presets, "prompt": build_prompt(default["text"], sources)}

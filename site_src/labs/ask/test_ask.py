@@ -1,0 +1,411 @@
+"""Ask your own question (site_src/labs/ask/, scripts live.js and
+wordpiece.js): the build's own embedding model run in Chromium by onnxruntime-web.
+
+- For every preset question, the vector computed in the browser against the build's (the largest
+  difference is written to test-artifacts/live-agreement.json), and the dense, BM25 and fused
+  rankings identical to the build's.
+- The JavaScript WordPiece tokenizer gives the Python tokenizer's ids on hard strings.
+- A typed question goes through every stage: the prompt is the one Python builds from the same
+  passages, its size the Python tokenizer's count; before the model is loaded, BM25 alone.
+- Downloads: a truncated model is fetched again once; a file damaged twice is refused with a
+  message; a damaged cached copy is never used; the runtime module is checked by the browser;
+  a second visit reads the browser's cache (measured); cancelling keeps nothing half-loaded.
+- From file://, the control says why it cannot start and how to serve the folder.
+- Hostile typed input stays text and the page keeps responding; nothing leaves the origin.
+"""
+
+import json
+import time
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from builder.embed_cache import EmbeddingCache
+from site_src.labs.ask import data as ask
+from builder.live_model import COSINE_TOLERANCE
+from engine import settings
+from engine.access import pre_filter
+from engine.bm25 import BM25
+from engine.dense import model_fingerprint, resolve_model
+from engine.prompt import Source, build_prompt, escape
+from support.labs import lab, open_page
+from support.paths import ARTIFACTS, ROOT
+
+CACHE_NAME = "rag-explainer-live-model-v1"   # live.js's CACHE
+LOAD_TIMEOUT_MS = 120_000
+
+
+# ------------------------------------------------------------------ the data step
+
+
+def test_each_preset_sends_the_fused_passages_a_customer_may_read(data):
+    own = data["labs"]["ask"]
+    acl = {p["id"]: p["acl"] for p in data["passages"]}
+    assert own["reader"]["role"] == ask.READER
+    for q in data["questions"]:
+        fused = [pid for pid, _ in data["runs"][q["id"]]["hybrid"]]
+        sent = own["presets"][q["id"]]["sent"]
+        assert sent == pre_filter(fused, acl, own["reader"]["groups"], settings.PROMPT_PASSAGES)
+        assert all(set(acl[pid]) & set(own["reader"]["groups"]) for pid in sent)
+        assert own["presets"][q["id"]]["tokens"] > 0
+    assert any(len(own["presets"][q["id"]]["sent"]) < len(data["runs"][q["id"]]["hybrid"][:settings.PROMPT_PASSAGES])
+               or any("staff" in acl[pid] for pid, _ in data["runs"][q["id"]]["hybrid"][:settings.PROMPT_PASSAGES])
+               for q in data["questions"]), "no preset shows the filter at work"
+
+
+def test_the_lab_opens_on_a_question_the_build_searched(data):
+    assert any(q["text"] == ask.STATE["text"] for q in data["questions"])
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def python_ids(texts: list[str], limit: int | None = settings.MAX_WORDPIECES) -> list[list[int]]:
+    """The ids the build's tokenizer gives (tokenizer.json, cut where sentence-transformers cuts)."""
+    from tokenizers import Tokenizer
+
+    location, _ = resolve_model()
+    tokenizer = Tokenizer.from_file(f"{location}/tokenizer.json")
+    tokenizer.no_padding()
+    if limit:
+        tokenizer.enable_truncation(limit)
+    else:
+        tokenizer.no_truncation()
+    return [encoding.ids for encoding in tokenizer.encode_batch(texts)]
+
+
+def build_vectors(texts: list[str]) -> np.ndarray:
+    """The build's vectors, from the embedding cache the session's build filled (no model loads)."""
+    return EmbeddingCache(ROOT / ".cache", model_fingerprint()).embed(texts)
+
+
+def load_model(page, timeout=LOAD_TIMEOUT_MS) -> dict:
+    section = lab(page, "ask")
+    section.locator('button[name="ask-load"]').click()
+    page.wait_for_function("() => RAG.live.state === 'ready' || RAG.live.state === 'failed'", timeout=timeout)
+    assert page.evaluate("RAG.live.state") == "ready", section.locator(".live-note").text_content()
+    return page.evaluate("RAG.live.timings")
+
+
+def ask_text(section, text):
+    section.locator('input[name="ask-text"]').fill(text)
+
+
+def stage_ids(section, stage):
+    return section.locator(f'[data-stage="{stage}"] li.result[data-pid]').evaluate_all("els => els.map(e => e.dataset.pid)")
+
+
+def live_files(requests, data, name):
+    path = data["live"]["files"][name]["url"].split("?")[0]
+    return [url for url in requests if path in url]
+
+
+@pytest.fixture(scope="module")
+def live_page(make_page_module, site_url):
+    page = open_page(make_page_module, site_url, "#lab-ask")
+    timings = load_model(page)
+    page.rag_timings = timings
+    return page
+
+
+# ------------------------------------------------------------------ agreement with the build
+
+
+@pytest.mark.browser
+def test_every_preset_searched_live_matches_the_build(live_page, data):
+    questions = data["questions"]
+    found = live_page.evaluate("""async (texts) => {
+        const out = [];
+        for (const text of texts) {
+          const r = await RAG.live.search(text);
+          out.push({vector: Array.from(r.vector), runs: r.runs});
+        }
+        return out;
+    }""", [q["text"] for q in questions])
+    build = build_vectors([q["text"] for q in questions])
+    report, problems = [], []
+    for q, live, expected in zip(questions, found, build):
+        runs = data["runs"][q["id"]]
+        vector = np.asarray(live["vector"], dtype=np.float64)
+        cosine_diff = max(abs(a[1] - b[1]) for a, b in zip(sorted(live["runs"]["dense"]), sorted(runs["dense"])))
+        same = {name: [pid for pid, _ in live["runs"][name]] == [pid for pid, _ in runs[name]]
+                for name in ("dense", "bm25", "hybrid")}
+        report.append({"id": q["id"], "max_abs_diff": float(np.abs(vector - expected).max()), "max_cosine_diff": cosine_diff,
+                       "top": live["runs"]["dense"][0][0], **{f"{name}_identical": ok for name, ok in same.items()}})
+        problems += [f"{q['id']}: the live {name} ranking is not the build's" for name, ok in same.items() if not ok]
+        if live["runs"]["bm25"] != runs["bm25"]:
+            problems.append(f"{q['id']}: the live BM25 scores are not the build's")
+        if cosine_diff > COSINE_TOLERANCE:
+            problems.append(f"{q['id']}: a live cosine is {cosine_diff:.1e} off the build's")
+    summary = {"questions": len(report), "max_abs_diff": max(r["max_abs_diff"] for r in report),
+               "max_cosine_diff": max(r["max_cosine_diff"] for r in report),
+               "precision": data["live"]["precision"], "per_question": report}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "live-agreement.json").write_text(json.dumps(summary, indent=1), "utf-8")
+    assert not problems, "\n".join(problems)
+    assert summary["max_abs_diff"] < 1e-3, summary["max_abs_diff"]
+
+
+HARD_STRINGS = [
+    "Crème brûlée, café naïve, Ångström, façade, Øresund",
+    "快速的棕色狐狸 and 日本語のテキスト, 한국어",
+    "👍🏽 great 🎉 done 🇫🇷 👩‍💻",
+    "tab\there\r\nnew line\x00nul\x07bell\u200bzero-width\u00adsoft\x7fdel",
+    "x" * 100,
+    "y" * 101,
+    "short " + "z" * 100 + " " + "w" * 101 + " end",
+    "[MASK] what is [CLS] this [SEP] [UNK] [PAD] [mask]",
+    "ΣΊΣΥΦΟΣ ΟΔΟΣ ΌΣΟΣ",
+    "İstanbul ǅemal STRASSE ß ﬁne Ⅻ",
+    "don't can't U.S.A. e-mail $10.99 #tag @user 50% QB-4021",
+    "((nested)) ...!!! ??? --- ___ ~~~",
+    ("QB-4021 upload limit 25 MB; naïve café 快速 👍 [MASK] " * 120)[:5000],
+]
+
+
+@pytest.mark.browser
+def test_the_javascript_tokenizer_gives_pythons_ids_on_hard_strings(live_page, data):
+    url = data["live"]["files"]["vocab"]["url"]
+    got = live_page.evaluate("""async ([url, texts, limit]) => {
+        const words = await (await fetch(url)).text();
+        const cut = new RAG.WordPiece(words, limit), whole = new RAG.WordPiece(words, Infinity);
+        return texts.map(t => [cut.encode(t), whole.encode(t).length]);
+    }""", [url, HARD_STRINGS, settings.MAX_WORDPIECES])
+    for text, (ids, whole), expected, expected_whole in zip(HARD_STRINGS, got, python_ids(HARD_STRINGS),
+                                                            python_ids(HARD_STRINGS, limit=None)):
+        assert ids == expected, f"{text[:40]!r}"
+        assert whole == len(expected_whole), f"{text[:40]!r}"
+    assert len(got[-1][0]) == settings.MAX_WORDPIECES  # the 5,000 characters were cut where the model cuts
+
+
+# ------------------------------------------------------------------ a question through every stage
+
+
+@pytest.mark.browser
+def test_a_typed_question_goes_through_every_stage_with_the_same_prompt_python_builds(live_page, data):
+    section = lab(live_page, "ask")
+    text = "can I get my money back after a month"
+    ask_text(section, text)
+    expect(section.locator(".lab-status")).to_contain_text("computed live in your browser")
+    found = live_page.evaluate("(t) => RAG.live.search(t).then(r => r.runs)", text)
+    assert stage_ids(section, "dense") == [pid for pid, _ in found["dense"][:5]]
+    assert stage_ids(section, "bm25") == [pid for pid, _ in found["bm25"][:5]]
+    assert stage_ids(section, "fused") == [pid for pid, _ in found["hybrid"][:5]]
+
+    python_bm25 = BM25([p["text"] for p in data["passages"]], data["settings"]["bm25"]["k1"], data["settings"]["bm25"]["b"])
+    scores = python_bm25.scores(text)
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    assert [data["passages"][i]["id"] for i in order if scores[i] > 0] == [pid for pid, _ in found["bm25"]]
+
+    reader = data["labs"]["ask"]["reader"]
+    acl = {p["id"]: p["acl"] for p in data["passages"]}
+    sent = pre_filter([pid for pid, _ in found["hybrid"]], acl, reader["groups"], settings.PROMPT_PASSAGES)
+    assert stage_ids(section, "filter") == sent
+    by_id = {p["id"]: p for p in data["passages"]}
+    prompt = build_prompt(text, [Source(pid, by_id[pid]["title"], by_id[pid]["updated"], by_id[pid]["text"]) for pid in sent])
+    assert section.locator("pre.ask-prompt").text_content() == prompt
+    wordpieces = len(python_ids([prompt], limit=None)[0])
+    assert section.locator('[data-stage="prompt"] .ask-source').text_content().startswith(f"{wordpieces} wordpieces")
+    for stage in ("answer", "check"):
+        assert "No language model runs" in section.locator(".lab-output").text_content()
+        assert section.locator(f'[data-stage="{stage}"] li').count() == 0
+
+
+@pytest.mark.browser
+def test_a_preset_question_keeps_the_builds_numbers_with_the_model_loaded(live_page, data):
+    section = lab(live_page, "ask")
+    q = next(q for q in data["questions"] if q["set"] == "golden")
+    ask_text(section, q["text"])
+    expect(section.locator(".lab-status")).to_contain_text("computed by the build")
+    assert section.locator('[data-stage="dense"] .ask-source').text_content() == "computed by the build"
+    run = data["runs"][q["id"]]
+    assert stage_ids(section, "dense") == [pid for pid, _ in run["dense"][:5]]
+    scores = section.locator('[data-stage="fused"] .score').all_text_contents()
+    assert scores == [f"{score:.5f}" for _, score in run["hybrid"][:5]]
+    tokens = data["labs"]["ask"]["presets"][q["id"]]["tokens"]
+    assert section.locator('[data-stage="prompt"] .ask-source').text_content().startswith(f"{tokens} tokens")
+
+
+@pytest.mark.browser
+def test_a_question_asked_live_reaches_every_lab_that_takes_a_question(live_page):
+    section = lab(live_page, "ask")
+    text = "where did my deleted notes go"
+    ask_text(section, text)
+    expect(section.locator(".lab-status")).to_contain_text("computed live in your browser")
+    live = live_page.evaluate("() => RAG.questions.get(RAG.data, 'live')")
+    assert live["text"] == text and live["source"] == "live" and len(live["vector"]) == settings.DIMENSIONS
+    dense = [pid for pid, _ in live["runs"]["dense"]]
+    for name in ("bm25", "hybrid", "prompt", "map", "permissions"):
+        other = lab(live_page, name)
+        picker = other.locator('select[data-picker="question"]')
+        assert picker.locator('optgroup[data-asked] option[value="live"]').text_content() == text, name
+        picker.select_option("live")
+        expect(other).to_contain_text(text)
+    hybrid = lab(live_page, "hybrid")
+    assert hybrid.locator('[data-list="dense"] li.result').evaluate_all("els => els.map(e => e.dataset.pid)") == dense[:8]
+    assert "Asked live, so no right passage is known" in hybrid.locator(".lab-status").text_content()
+    mapped = lab(live_page, "map")
+    assert mapped.locator("ol.map-nearest li").evaluate_all("els => els.map(e => e.dataset.pid)") == dense[:5]
+    assert "placed and ranked live in your browser" in mapped.locator(".map-shown").text_content()
+    assert lab(live_page, "rerank").locator('option[value="live"]').count() == 0  # no rerank scores for it
+
+
+@pytest.mark.browser
+def test_hostile_typed_input_stays_text_and_the_page_keeps_responding(live_page):
+    section = lab(live_page, "ask")
+    markup = '<img src="x" onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+    for text in (markup, "\u202eevil\u202c and then more words", ("word " * 2000)[:10_000]):
+        began = time.perf_counter()
+        ask_text(section, text)
+        live_page.wait_for_function("(t) => document.querySelector('#lab-ask .lab-status').textContent.includes(t.slice(0, 40))"
+                                    " && document.querySelector('#lab-ask .lab-status').textContent.includes('live in your browser')"
+                                    " && !document.querySelector('#lab-ask .lab-status').textContent.includes('searching')",
+                                    arg=text, timeout=10_000)
+        frame_ms = live_page.evaluate("() => new Promise(r => { const t = performance.now(); requestAnimationFrame(() => r(performance.now() - t)); })")
+        assert time.perf_counter() - began < 5 and frame_ms < 500, (text[:30], frame_ms)
+        assert section.locator(".lab-output img, .lab-output script").count() == 0
+        assert escape(text)[:40] in section.locator("pre.ask-prompt").text_content()  # escaped, as Python escapes it
+    assert live_page.evaluate("window.__pwned") is None
+    # The echoed question is isolated: an override typed into it does not turn the sentence around it.
+    assert section.locator(".lab-status bdi").count() == 1
+
+
+@pytest.mark.browser
+def test_nothing_leaves_the_origin_and_the_model_came_from_this_site(live_page, data):
+    guard = live_page.rag_guard
+    assert guard.foreign == []
+    for name in ("model", "wasm", "vocab", "passages", "runtime"):
+        assert live_files(guard.requests, data, name), f"{name} was not requested from the site"
+
+
+# ------------------------------------------------------------------ before the model
+
+
+@pytest.mark.browser
+def test_before_the_model_a_typed_question_gets_bm25_alone_and_says_why(make_page, site_url, data):
+    page = open_page(make_page, site_url, "#lab-ask")
+    section = lab(page, "ask")
+    button = section.locator('button[name="ask-load"]')
+    megabytes = f"{data['live']['download_bytes'] / 1e6:.1f}"
+    assert button.text_content() == f"Load the model ({megabytes} MB)"
+    ask_text(section, "why does my export to markdown lose images")
+    status = section.locator(".lab-status").text_content()
+    assert "BM25 alone, computed live in your browser" in status and "need the embedding model" in status
+    assert section.locator('[data-stage="dense"] .ask-source').text_content() == "waiting for the model"
+    assert stage_ids(section, "dense") == [] and len(stage_ids(section, "bm25")) == 5
+    assert not live_files(page.rag_guard.requests, data, "model")  # nothing heavy before the reader asks
+
+
+# ------------------------------------------------------------------ downloads
+
+
+def damage(page, built_site, data, name, times):
+    """Route the file's address: its first `times` responses are cut short (the first 64 KiB of
+    the file, read from disk: routing the whole model through the test would take minutes);
+    later requests pass. Returns the addresses requested."""
+    path = data["live"]["files"][name]["url"].split("?")[0]
+    with (built_site / path).open("rb") as handle:
+        head = handle.read(64 * 1024 - 1)
+    seen = []
+
+    def handle(route):
+        seen.append(route.request.url)
+        if len(seen) > times:
+            route.fallback()
+        else:
+            route.fulfill(status=200, body=head, headers={"content-type": "application/octet-stream"})
+
+    page.route(f"**/{path}*", handle)
+    return seen
+
+
+@pytest.mark.browser
+def test_a_truncated_model_is_fetched_again_once_and_then_runs(make_page, site_url, built_site, data):
+    page = open_page(make_page, site_url, "#lab-ask")
+    seen = damage(page, built_site, data, "model", times=1)
+    load_model(page)
+    assert len(seen) == 2
+
+
+@pytest.mark.browser
+def test_a_file_damaged_twice_is_refused_with_a_message(make_page, site_url, built_site, data):
+    page = open_page(make_page, site_url, "#lab-ask")
+    seen = damage(page, built_site, data, "vocab", times=2)
+    section = lab(page, "ask")
+    section.locator('button[name="ask-load"]').click()
+    page.wait_for_function("() => RAG.live.state === 'failed'", timeout=LOAD_TIMEOUT_MS)
+    note = section.locator(".live-note").text_content()
+    assert "vocab.txt arrived damaged twice" in note and "it was not used" in note
+    assert len(seen) == 2
+    assert section.locator('button[name="ask-load"]').is_visible()
+
+
+@pytest.mark.browser
+def test_a_damaged_runtime_module_is_refused_by_the_browser(make_page, site_url, built_site, data):
+    page = open_page(make_page, site_url, "#lab-ask")
+    page.rag_guard.allow_console_error("integrity")  # Chromium reports the refused module itself
+    seen = damage(page, built_site, data, "runtime", times=2)
+    section = lab(page, "ask")
+    section.locator('button[name="ask-load"]').click()
+    page.wait_for_function("() => RAG.live.state === 'failed'", timeout=LOAD_TIMEOUT_MS)
+    assert "ort.wasm.bundle.min.mjs arrived damaged twice" in section.locator(".live-note").text_content()
+    assert len(seen) == 2
+
+
+@pytest.mark.browser
+def test_a_second_visit_reads_the_cache_and_a_damaged_cached_copy_is_fetched_again(make_page, site_url, data):
+    first = open_page(make_page, site_url, "#lab-ask")
+    fresh = load_model(first)
+    assert fresh["cached"] is False
+    context = first.context
+    vocab = data["live"]["files"]["vocab"]["url"]
+    first.evaluate("([name, url]) => caches.open(name).then(c => c.put(url, new Response('[PAD]')))", [CACHE_NAME, vocab])
+
+    second = context.new_page()
+    requests = []
+    second.on("request", lambda request: requests.append(request.url))
+    second.goto(site_url + "index.html#lab-ask")
+    cached = load_model(second)
+    assert cached["cached"] is False                       # the vocabulary had to be fetched again
+    assert live_files(requests, data, "vocab") and not live_files(requests, data, "model")
+    stored = second.evaluate("([name, url]) => caches.open(name).then(c => c.match(url)).then(r => r.arrayBuffer()).then(b => b.byteLength)",
+                             [CACHE_NAME, vocab])
+    assert stored == data["live"]["files"]["vocab"]["bytes"]
+
+    third = context.new_page()
+    requests.clear()
+    third.on("request", lambda request: requests.append(request.url))
+    third.goto(site_url + "index.html#lab-ask")
+    again = load_model(third)
+    assert again["cached"] is True
+    assert not any(live_files(requests, data, name) for name in ("model", "wasm", "vocab", "passages"))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "live-cache.json").write_text(json.dumps({"first_visit": fresh, "cached_visit": again}, indent=1), "utf-8")
+
+
+@pytest.mark.browser
+def test_cancelling_keeps_nothing_half_loaded_and_loading_again_works(make_page, site_url):
+    page = open_page(make_page, site_url, "#lab-ask")
+    held = []
+    page.route("**/live/model.onnx*", lambda route: held.append(route))  # the model does not arrive until the reader has cancelled
+    section = lab(page, "ask")
+    section.locator('button[name="ask-load"]').click()
+    page.wait_for_function("() => RAG.live.state === 'downloading'")
+    expect(section.locator('button[name="ask-cancel"]')).to_be_visible()
+    section.locator('button[name="ask-cancel"]').click()
+    expect(section.locator(".live-note")).to_contain_text("Cancelled")
+    assert held and page.evaluate("RAG.live.state") == "idle"
+    expect(section.locator('button[name="ask-load"]')).to_be_visible()
+    page.unroute("**/live/model.onnx*")
+    load_model(page)
+
+
+@pytest.mark.browser
+def test_from_a_file_the_control_says_how_to_serve_the_folder(make_page, built_site):
+    page = make_page()
+    page.goto((built_site / "index.html").as_uri() + "#lab-ask")
+    section = lab(page, "ask")
+    assert section.locator('button[name="ask-load"]').is_disabled()
+    note = section.locator(".live-note").text_content()
+    assert "only from a page served over http" in note and "python3 -m http.server" in note

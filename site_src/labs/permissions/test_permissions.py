@@ -1,0 +1,297 @@
+"""The permission demo (site_src/labs/permissions/): the data step
+picks the questions where a post-filter shows its cost and filters each reader's dense ranking
+before and after the top k; the page shows, for every reader, question and k, exactly the lists
+the build computed, never names a passage the reader may not read in a filtered list, shows the
+keyword search filtered and unfiltered with every leak flagged and its fused rank, works by
+keyboard, restores a shared link, and fits a phone."""
+
+import json
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import expect
+
+from site_src.labs.permissions import data as permissions
+from engine.readers import Reader
+from support.browser import VIEWPORTS
+from support.labs import hash_of, lab, open_page
+
+PICKER = 'select[data-picker="question"]'
+
+
+# ------------------------------------------------------------------ the data step, on hand-made inputs
+
+
+def passage(pid, *acl):
+    return SimpleNamespace(id=pid, acl=tuple(acl))
+
+
+# Four public passages, two staff-only runbooks, and one both groups may read.
+PASSAGES = [passage("a", "public"), passage("b", "public"), passage("c", "public"), passage("d", "public"),
+            passage("s1", "staff"), passage("s2", "staff"), passage("m", "public", "staff")]
+READERS = [Reader("customer", "Customer", ("public",)), Reader("staff", "Support staff", ("public", "staff"))]
+ACL = {p.id: list(p.acl) for p in PASSAGES}
+
+
+def dense(*ids):
+    """A dense ranking with made-up falling scores, and a BM25 ranking of the same ids reversed."""
+    return {"dense": [[pid, 1 - i / 10] for i, pid in enumerate(ids)],
+            "bm25": [[pid, 9 - i] for i, pid in enumerate(reversed(ids))]}
+
+
+def core(questions: dict[str, tuple[str, list[str]]]) -> dict:
+    """id -> (set, ranked ids) as the build's data has them."""
+    return {"questions": [{"id": qid, "set": kind} for qid, (kind, _) in questions.items()],
+            "runs": {qid: dense(*ranked) for qid, (_, ranked) in questions.items()}}
+
+
+def test_filtered_pre_keeps_k_readable_passages_and_post_drops_the_unreadable_from_the_top_k():
+    ranked = ["a", "s1", "b", "m", "s2", "c", "d"]
+    assert permissions.KS == (3, 5, 8)
+    assert permissions.filtered(ranked, ACL, ["public"]) == {
+        "3": {"pre": ["a", "b", "m"], "post": ["a", "b"]},                 # top 3 = a s1 b: 3 - 1 restricted
+        "5": {"pre": ["a", "b", "m", "c", "d"], "post": ["a", "b", "m"]},  # top 5 = a s1 b m s2: 5 - 2
+        "8": {"pre": ["a", "b", "m", "c", "d"], "post": ["a", "b", "m", "c", "d"]},  # 7 ranked - 2 restricted
+    }
+    # A reader who may read everything gets the same top k either way.
+    for lists in permissions.filtered(ranked, ACL, ["public", "staff"]).values():
+        assert lists["pre"] == lists["post"]
+    assert permissions.filtered(ranked, ACL, ["public", "staff"])["5"]["post"] == ranked[:5]
+
+
+def test_half_filtered_names_what_a_filter_on_the_vector_search_alone_lets_into_the_fused_list():
+    # Vector search filtered for a customer: a, b, m. Keyword search unfiltered: s1, c, a.
+    # RRF (k = 60): a = 1/61 + 1/63, s1 = 1/61, b = 1/62, c = 1/62, m = 1/63: s1 comes second.
+    assert permissions.half_filtered(["s1", "a", "b", "m"], ["s1", "c", "a"], ACL, ["public"]) == [["s1", 2]]
+    # Deeper than the fusion depth, nothing is fused: s2 at keyword rank 3 is left out at depth 2.
+    assert permissions.half_filtered(["a"], ["c", "d", "s2"], ACL, ["public"], depth=2) == []
+    # Staff may read everything: nothing leaks.
+    assert permissions.half_filtered(["s1", "a"], ["s2", "a"], ACL, ["public", "staff"]) == []
+
+
+def test_restricted_questions_are_golden_ones_ranking_a_hidden_passage_best_first_one_per_passage():
+    data = core({
+        "t1": ("tracer", ["s1", "a", "b", "c"]),  # not golden: never picked
+        "g1": ("golden", ["a", "b", "s1", "c"]),  # s1 third
+        "g2": ("golden", ["s2", "a", "b", "c"]),  # s2 first
+        "g3": ("golden", ["s1", "a", "b", "c"]),  # s1 first
+        "g4": ("golden", ["a", "b", "c", "s2"]),  # s2 fourth: beyond a depth of 3
+        "g5": ("golden", ["a", "s1", "b", "c"]),  # s1 second
+        "g6": ("golden", ["m", "a", "b", "c"]),   # m: everyone may read it
+    })
+    corpus = SimpleNamespace(passages=PASSAGES, readers=READERS)
+    # By where the first hidden passage ranks (g2 and g3 at 1, g5 at 2, g1 at 3; ties in question
+    # order), keeping one question per hidden passage: g5 and g1 repeat s1.
+    assert permissions.restricted_questions(corpus, data, depth=3, n=5) == ["g2", "g3"]
+    assert permissions.restricted_questions(corpus, data, depth=3, n=1) == ["g2"]
+    assert permissions.restricted_questions(corpus, data, depth=1, n=5) == ["g2", "g3"]
+    # Nothing hidden from anyone: no question shows the cost.
+    everyone = SimpleNamespace(passages=PASSAGES, readers=[READERS[1]])
+    assert permissions.restricted_questions(everyone, data, depth=3, n=5) == []
+
+
+def test_the_data_step_gives_each_reader_its_hidden_passages_and_lists_for_every_question_and_k():
+    ranked = {"t1": ["a", "s1", "b", "c", "d", "m", "s2"], "g1": ["s2", "a", "b", "c", "d", "m", "s1"],
+              "g2": ["a", "b", "c", "d", "m", "s1", "s2"]}
+    build = SimpleNamespace(
+        corpus=SimpleNamespace(passages=PASSAGES, readers=READERS, tracers=[SimpleNamespace(id="t1")]),
+        data=core({"t1": ("tracer", ranked["t1"]), "g1": ("golden", ranked["g1"]), "g2": ("golden", ranked["g2"])}))
+    out = permissions.data(build)
+    assert out["questions"] == ["t1", "g1", "g2"]  # the tracers, then the golden questions that show the cost
+    assert out["ks"] == [3, 5, 8]
+    assert out["readers"]["customer"]["hidden"] == ["s1", "s2"]
+    assert out["readers"]["staff"]["hidden"] == []
+    assert {role: (r["label"], r["groups"]) for role, r in out["readers"].items()} == {
+        "customer": ("Customer", ["public"]), "staff": ("Support staff", ["public", "staff"])}
+    for role, groups in (("customer", ["public"]), ("staff", ["public", "staff"])):
+        assert out["readers"][role]["runs"] == {q: permissions.filtered(ranked[q], ACL, groups) for q in ranked}
+    assert out["readers"]["customer"]["runs"]["g1"]["3"] == {"pre": ["a", "b", "c"], "post": ["a", "b"]}
+    for role, groups in (("customer", ["public"]), ("staff", ["public", "staff"])):
+        assert out["readers"][role]["leaks"] == {
+            q: permissions.half_filtered(ranked[q], ranked[q][::-1], ACL, groups) for q in ranked}
+    assert out["readers"]["staff"]["leaks"] == {q: [] for q in ranked}
+    assert out["readers"]["customer"]["leaks"]["t1"], "t1's keyword list starts with s2"
+    json.dumps(out)  # it travels to the page as JSON
+
+
+def test_the_default_state_is_one_the_demo_offers_and_some_setting_comes_up_short(data):
+    own = data["labs"]["permissions"]
+    assert permissions.STATE["reader"] in own["readers"]
+    assert permissions.STATE["q"] in own["questions"]
+    assert permissions.STATE["k"] in own["ks"]
+    assert own["questions"][:5] == [t["id"] for t in data["tracers"]]
+    default = own["readers"][permissions.STATE["reader"]]["runs"][permissions.STATE["q"]][str(permissions.STATE["k"])]
+    assert len(default["post"]) < permissions.STATE["k"] == len(default["pre"]), "the page opens on the lesson"
+    short = [(role, q, k) for role, reader in own["readers"].items() for q, by_k in reader["runs"].items()
+             for k, lists in by_k.items() if len(lists["post"]) < int(k)]
+    assert short, "no setting of the demo shows the post-filter coming up short"
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def lists_of(data, reader, q, k):
+    return data["labs"]["permissions"]["readers"][reader]["runs"][q][str(k)]
+
+
+def shown(section):
+    return section.evaluate("""s => ({
+        kw_on: [...s.querySelectorAll('.perm-kw-on li.result')].map(li => ({
+            id: li.querySelector('.pid code').textContent, score: li.querySelector('.score').textContent})),
+        kw_off: [...s.querySelectorAll('.perm-kw-off li.result')].map(li => ({
+            id: li.querySelector('.pid code').textContent, score: li.querySelector('.score').textContent,
+            leaked: li.classList.contains('is-leaked'), badge: !!li.querySelector('.badge-fail')})),
+        kw_lesson: s.querySelector('.perm-kw-lesson').textContent,
+        filtered_text: [...s.querySelectorAll('.lab-output > :not(.perm-keyword):not(.perm-kw-lesson), .perm-kw-on')].map(e => e.innerText).join(' '),
+        pre: [...s.querySelectorAll('.perm-pre li.result')].map(li => ({
+            id: li.querySelector('.pid code')?.textContent, score: li.querySelector('.score').textContent})),
+        post: [...s.querySelectorAll('.perm-post li.result')].map(li => ({
+            id: li.querySelector('.pid code')?.textContent || null, removed: li.classList.contains('is-removed'),
+            rank: li.querySelector('.rank').textContent, score: li.querySelector('.score').textContent})),
+        titles: [...s.querySelectorAll('.lab-col h4')].map(h => h.textContent),
+        status: s.querySelector('.lab-status').textContent,
+        lesson: s.querySelector('.perm-lesson').textContent,
+        text: s.innerText,
+    })""")
+
+
+def check_state(section, data, reader, q, k):
+    own = data["labs"]["permissions"]
+    lists = lists_of(data, reader, q, k)
+    scores = dict(map(tuple, data["runs"][q]["dense"]))
+    got = shown(section)
+    assert [row["id"] for row in got["pre"]] == lists["pre"]
+    assert [row["score"] for row in got["pre"]] == [f"{scores[pid]:.3f}" for pid in lists["pre"]]
+    # The post-filter column shows the top k places; the kept ones carry their ids and scores.
+    assert len(got["post"]) == k
+    assert [row["rank"] for row in got["post"]] == [str(i) for i in range(1, k + 1)]
+    assert [row["id"] for row in got["post"] if not row["removed"]] == lists["post"]
+    assert [row["score"] for row in got["post"] if not row["removed"]] == [f"{scores[pid]:.3f}" for pid in lists["post"]]
+    assert sum(row["removed"] for row in got["post"]) == k - len(lists["post"])
+    reader_groups = own["readers"][reader]["groups"]
+    acl = {p["id"]: p["acl"] for p in data["passages"]}
+    keyword = data["runs"][q]["bm25"]
+    readable = [[pid, s] for pid, s in keyword if set(acl[pid]) & set(reader_groups)]
+    leaked = [pid for pid, _ in keyword[:k] if not set(acl[pid]) & set(reader_groups)]
+    assert got["titles"] == [f"Pre-filter · {len(lists['pre'])} of {k}", f"Post-filter · {len(lists['post'])} of {k}",
+                             f"BM25, filtered · {len(readable[:k])} of {k}",
+                             f"BM25, not filtered · {len(leaked) or 'none'} leaked"]
+    assert [(row["id"], row["score"]) for row in got["kw_on"]] == [(pid, f"{s:.3f}") for pid, s in readable[:k]]
+    assert [(row["id"], row["score"]) for row in got["kw_off"]] == [(pid, f"{s:.3f}") for pid, s in keyword[:k]]
+    assert [row["id"] for row in got["kw_off"] if row["leaked"] and row["badge"]] == leaked
+    fused = dict(map(tuple, own["readers"][reader]["leaks"][q]))
+    if leaked:
+        ids = [pid for pid, _ in keyword]
+        where = "; ".join(f"{pid} at BM25 rank {ids.index(pid) + 1}, fused rank {fused[pid]}" for pid in leaked)
+        kw_lesson = (f"With the filter on the vector search only, keyword search still hands this reader "
+                     f"{len(leaked)} passage{'' if len(leaked) == 1 else 's'} they may not read: {where}. "
+                     "Filter every retriever, or filter once, before either runs.")
+    elif own["readers"][reader]["hidden"]:
+        kw_lesson = (f"Keyword search ranks no passage this reader may not read in its top {k}, so a filter missing "
+                     "from it would not show here, which is how such a bug survives a quick test.")
+    else:
+        kw_lesson = f"{own['readers'][reader]['label']} may read every passage, so the filter removes nothing from either search."
+    assert got["kw_lesson"] == kw_lesson
+    n_pre = len(lists["pre"])
+    assert got["status"] == (f"{own['readers'][reader]['label']}, k = {k}: the pre-filter returns {n_pre} "
+                             f"passage{'' if n_pre == 1 else 's'}, the post-filter {len(lists['post'])}.")
+    dropped, n_post = k - len(lists["post"]), len(lists["post"])
+    if dropped:
+        lesson = (f"The search spent {dropped} of its {k} places on passages this reader may not read, so the "
+                  f"post-filter returns {n_post}; the pre-filter searched only what this reader may read and still "
+                  f"returns {n_pre}.")
+    elif own["readers"][reader]["hidden"]:
+        lesson = (f"No passage this reader may not read ranked in the top {k}, so both filters return the same "
+                  f"{n_post}. Post-filtering only shows its cost when a restricted passage ranks high.")
+    else:
+        lesson = (f"{own['readers'][reader]['label']} may read every passage, so both filters return the same "
+                  f"{n_post}, staff-only runbooks included.")
+    assert got["lesson"] == lesson
+    # A reader never sees a passage they may not read in a filtered list; only the unfiltered
+    # keyword list shows one, flagged as leaked, and the lesson that names it.
+    for pid in own["readers"][reader]["hidden"]:
+        hidden = next(p for p in data["passages"] if p["id"] == pid)
+        assert pid not in got["filtered_text"], f"{reader} sees {pid} ({q}, k={k})"
+        assert hidden["section"] not in got["filtered_text"], f"{reader} sees the title of {pid}"
+        assert (pid in got["text"]) == (pid in leaked), (reader, q, k, pid)
+    return lists
+
+
+@pytest.mark.browser
+def test_the_demo_shows_the_builds_lists_for_every_reader_question_and_k(make_page, site_url, data):
+    page = open_page(make_page, site_url, "#lab-permissions")
+    section = lab(page, "permissions")
+    own = data["labs"]["permissions"]
+    assert section.locator(f"{PICKER} option").evaluate_all("os => os.map(o => o.value)") == own["questions"]
+    lessons, kw_lessons = set(), set()
+    for reader in own["readers"]:
+        section.locator(f'input[name="permissions-reader"][value="{reader}"] + span').click()
+        for q in own["questions"]:
+            section.locator(PICKER).select_option(q)
+            for k in own["ks"]:
+                section.locator(f'input[name="permissions-k"][value="{k}"] + span').click()
+                check_state(section, data, reader, q, k)
+                assert hash_of(page) == f"#lab-permissions?reader={reader}&q={q}&k={k}"
+                lessons.add(section.locator(".perm-lesson").text_content().split(" ")[0])
+                kw_lessons.add(section.locator(".perm-kw-lesson").text_content().split(" ")[0])
+    labels = {reader["label"].split(" ")[0] for reader in own["readers"].values() if not reader["hidden"]}
+    assert lessons == {"The", "No"} | labels, "each of the three lessons shows for some setting"
+    assert kw_lessons == {"With", "Keyword"} | labels, "each of the keyword search's lessons shows for some setting"
+
+
+@pytest.mark.browser
+def test_the_demo_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
+    page = open_page(make_page, site_url, "#lab-permissions")
+    section = lab(page, "permissions")
+    own = data["labs"]["permissions"]
+    readers, ks, questions = list(own["readers"]), own["ks"], own["questions"]
+    default = json.loads(section.get_attribute("data-state"))
+    assert default == permissions.STATE
+    check_state(section, data, default["reader"], default["q"], default["k"])
+    section.locator('input[name="permissions-reader"]:checked').focus()
+    page.keyboard.press("ArrowRight")  # the next reader
+    expect(section.locator(f'input[name="permissions-reader"][value="{readers[1]}"]')).to_be_checked()
+    page.keyboard.press("Tab")  # the question
+    expect(section.locator(PICKER)).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    q = questions[questions.index(default["q"]) - 1]
+    expect(section.locator(PICKER)).to_have_value(q)
+    page.keyboard.press("Tab")  # k
+    page.keyboard.press("ArrowRight")
+    k = ks[ks.index(default["k"]) + 1]
+    expect(section.locator(f'input[name="permissions-k"][value="{k}"]')).to_be_checked()
+    check_state(section, data, readers[1], q, k)
+    shared = hash_of(page)
+    assert shared == f"#lab-permissions?reader={readers[1]}&q={q}&k={k}"
+
+    again = open_page(make_page, site_url, shared)
+    restored = lab(again, "permissions")
+    expect(restored.locator(f'input[name="permissions-reader"][value="{readers[1]}"]')).to_be_checked()
+    expect(restored.locator(PICKER)).to_have_value(q)
+    expect(restored.locator(f'input[name="permissions-k"][value="{k}"]')).to_be_checked()
+    check_state(restored, data, readers[1], q, k)
+
+
+@pytest.mark.browser
+def test_a_link_to_a_state_the_demo_does_not_offer_opens_the_default(make_page, site_url, data):
+    own = data["labs"]["permissions"]
+    unlisted = next(q["id"] for q in data["questions"] if q["set"] == "golden" and q["id"] not in own["questions"])
+    state = permissions.STATE
+    for query in (f"reader=staff&q={unlisted}&k=5", "reader=staff&q=g11&k=4", "reader=nobody&q=g11&k=5"):
+        page = open_page(make_page, site_url, f"#lab-permissions?{query}")
+        section = lab(page, "permissions")
+        expect(section.locator(PICKER)).to_have_value(state["q"])
+        expect(section.locator(f'input[name="permissions-reader"][value="{state["reader"]}"]')).to_be_checked()
+        check_state(section, data, state["reader"], state["q"], state["k"])
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_nothing_sticks_out_on_a_phone(make_page, site_url, javascript):
+    page = open_page(make_page, site_url, "#lab-permissions?reader=customer&q=g11&k=8" if javascript else "",
+                     viewport=VIEWPORTS["phone"], java_script_enabled=javascript)
+    lab(page, "permissions")
+    outside = page.evaluate("""() => [...document.querySelectorAll('#lab-permissions *')]
+        .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest('.table-scroll, pre'))
+        .slice(0, 3).map(el => el.tagName.toLowerCase() + '.' + el.className)""")
+    assert outside == []

@@ -1,0 +1,244 @@
+"""The prompt builder (site_src/labs/prompt/): the data step's sources
+and token counts; in the browser, the prompt the reader sees is exactly engine/prompt.py's for
+every question and size, with and without the hostile source, whose text stays inside its one
+block; the lab works by mouse and keyboard and from a shared link."""
+
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import expect
+
+from builder.core_data import PROMPT_SIZES
+from site_src.labs.prompt import data as prompt
+from engine.prompt import Source, build_prompt
+from support.labs import hash_of, lab, open_page
+
+PICKER = 'select[data-picker="question"]'
+
+
+def question(data, qid) -> dict:
+    return next(q for q in data["questions"] if q["id"] == qid)
+
+
+def expected_prompt(data, qid: str, n: int, demo: bool = False) -> str:
+    """What engine/prompt.py builds from the question's fused top n (and the hostile source)."""
+    by_id = {p["id"]: p for p in data["passages"]}
+    sources = [Source(pid, by_id[pid]["title"], by_id[pid]["updated"], by_id[pid]["text"])
+               for pid, _ in data["runs"][qid]["hybrid"][:n]]
+    return build_prompt(question(data, qid)["text"], sources + ([prompt.HOSTILE] if demo else []))
+
+
+# ------------------------------------------------------------------ the data step
+
+PASSAGES = {f"p{i}": SimpleNamespace(id=f"p{i}", title=f"Title {i}", updated=f"2026-01-{i + 1:02d}", text=f"Text {i}.")
+            for i in range(12)}
+RANKING = [[f"p{i}", 1 / (60 + i + 1)] for i in range(12)]
+
+
+def test_the_sources_are_the_fused_top_n_best_first_and_the_demo_adds_the_hostile_one_last():
+    sources = prompt.sources_for(PASSAGES, RANKING, 3)
+    assert sources == [Source("p0", "Title 0", "2026-01-01", "Text 0."), Source("p1", "Title 1", "2026-01-02", "Text 1."),
+                       Source("p2", "Title 2", "2026-01-03", "Text 2.")]
+    assert prompt.sources_for(PASSAGES, RANKING, 3, demo=True) == sources + [prompt.HOSTILE]
+    assert prompt.sources_for(PASSAGES, RANKING[:2], 3) == sources[:2], "a shorter fused list sends what it has"
+
+
+def test_hostile_tokens_count_every_size_of_every_question_with_the_hostile_block_last():
+    questions = [{"id": "q1", "text": "One?"}, {"id": "q2", "text": "Two?"}]
+    runs = {"q1": {"hybrid": RANKING}, "q2": {"hybrid": RANKING[::-1]}}
+    # Count the blocks each prompt closes: the n passages + the hostile one, whose own
+    # "</source>" is escaped and so closes nothing.
+    blocks = prompt.hostile_tokens(questions, runs, PASSAGES, count=lambda text: text.count("\n</source>"))
+    assert blocks == {q: {str(n): n + 1 for n in PROMPT_SIZES} for q in ("q1", "q2")}
+
+
+def test_the_default_is_the_engines_prompt_of_state_and_stays_out_of_the_browser(data):
+    default = data["labs"]["prompt"]["default"]
+    assert default == {**prompt.STATE, "text": expected_prompt(data, prompt.STATE["q"], prompt.STATE["n"],
+                                                               prompt.STATE["demo"])}
+    assert "default" in prompt.BUILD_ONLY
+    assert data["labs"]["prompt"]["sizes"] == [min(PROMPT_SIZES), max(PROMPT_SIZES)]
+    hostile = data["labs"]["prompt"]["hostile_tokens"]
+    assert set(hostile) == {q["id"] for q in data["questions"]}
+    for qid, sizes in hostile.items():  # the hostile source only ever adds tokens
+        assert all(sizes[n] > data["prompt_tokens"][qid][n] for n in sizes), qid
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def prompt_text(section) -> str:
+    return section.locator("pre.prompt-text").evaluate("el => el.textContent")
+
+
+def follow(page, link):
+    """Follow a link to a lab state on the same page (as section 9's links do), once it has applied."""
+    page.evaluate("""(hash) => new Promise((done) => {
+        if (location.hash === hash) return done();
+        addEventListener('hashchange', () => setTimeout(done), {once: true});
+        location.hash = hash;
+    })""", link)
+
+
+@pytest.mark.browser
+def test_without_javascript_the_default_is_the_engines_prompt(make_page, site_url, data):
+    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
+    section = lab(page, "prompt")
+    q, n = prompt.STATE["q"], prompt.STATE["n"]
+    assert prompt_text(section) == expected_prompt(data, q, n)
+    tokens = data["prompt_tokens"][q][str(n)]
+    expect(section.locator(".lab-status")).to_have_text(
+        f"{n} passages for “{question(data, q)['text']}”: the whole prompt is {tokens} tokens ({data['tokens']['tokenizer']}).")
+    assert section.locator(".prompt-sources > li .pid code").all_inner_texts() == \
+        [pid for pid, _ in data["runs"][q]["hybrid"][:n]]
+
+
+@pytest.fixture(scope="module")
+def desktop(make_page_module, site_url):
+    return open_page(make_page_module, site_url, "#lab-prompt")
+
+
+@pytest.mark.browser
+def test_the_prompt_is_the_engines_for_every_question_and_size(desktop, data):
+    section = lab(desktop, "prompt")
+    follow(desktop, "#lab-prompt?q=refund-three-weeks&n=5&demo=false")
+    sizes = list(range(data["labs"]["prompt"]["sizes"][0], data["labs"]["prompt"]["sizes"][1] + 1))
+    checked = 0
+    for q in data["questions"]:
+        # The picker and each radio change as a click would change them (mouse and keyboard:
+        # the tests below), all sizes in one round trip, so every question x size stays quick.
+        shown = section.evaluate("""async (lab, [q, sizes]) => {
+            const picker = lab.querySelector('select[data-picker="question"]');
+            picker.value = q;
+            picker.dispatchEvent(new Event('change', {bubbles: true}));
+            const seen = [];
+            for (const n of sizes) {
+                const input = lab.querySelector('input[name="prompt-n"][value="' + n + '"]');
+                input.checked = true;
+                input.dispatchEvent(new Event('change', {bubbles: true}));
+                seen.push({text: lab.querySelector('pre.prompt-text').textContent,
+                           ids: [...lab.querySelectorAll('.prompt-sources > li .pid code')].map(c => c.textContent),
+                           scores: [...lab.querySelectorAll('.prompt-sources > li .score')].map(c => c.textContent),
+                           status: lab.querySelector('.lab-status').textContent});
+            }
+            // The link is written just after the redraw, once the changes pause (each
+            // replaceState costs Chromium tens of ms): the last size's link, per question.
+            await RAG.linksSettled();
+            seen[seen.length - 1].hash = location.hash;
+            return seen;
+        }""", [q["id"], sizes])
+        for n, got in zip(sizes, shown):
+            top = data["runs"][q["id"]]["hybrid"][:n]
+            assert got["text"] == expected_prompt(data, q["id"], n), (q["id"], n)
+            assert got["ids"] == [pid for pid, _ in top]
+            assert got["scores"] == [f"{score:.4f}" for _, score in top]
+            tokens = data["prompt_tokens"][q["id"]][str(n)]
+            assert got["status"] == (f"{n} passages for “{q['text']}”: the whole prompt is {tokens} tokens "
+                                     f"({data['tokens']['tokenizer']}).")
+            checked += 1
+        assert shown[-1]["hash"] == f"#lab-prompt?q={q['id']}&n={sizes[-1]}&demo=false"
+    assert checked == len(data["questions"]) * len(sizes)
+
+
+@pytest.mark.browser
+def test_the_escaping_demo_keeps_the_hostile_source_inside_one_block(desktop, data):
+    section = lab(desktop, "prompt")
+    q, n = prompt.STATE["q"], prompt.STATE["n"]
+    follow(desktop, f"#lab-prompt?q={q}&n={n}&demo=false")
+    section.locator('input[name="prompt-demo"] + span').click()
+    text = prompt_text(section)
+    assert text == expected_prompt(data, q, n, demo=True)
+    # One opening and one closing tag per source: the hostile </source> did not end a block.
+    assert text.count("\n</source>") == n + 1
+    assert text.count('<source id="') == n + 1
+    assert "&lt;/source&gt;" in text and '<source id="refund-new" date=' not in text
+    marks = section.locator("mark.prompt-escaped").all_inner_texts()
+    assert marks and set(marks) <= {"&lt;", "&gt;", "&quot;", "&amp;"}
+    tokens = data["labs"]["prompt"]["hostile_tokens"][q][str(n)]
+    expect(section.locator(".lab-status")).to_have_text(
+        f"{n} passages and the hostile source for “{question(data, q)['text']}”: the whole prompt is {tokens} tokens "
+        f"({data['tokens']['tokenizer']}).")
+    demo = section.locator(".prompt-sources > li.is-demo")
+    expect(demo).to_have_count(1)
+    expect(demo.locator(".pid code")).to_have_text(prompt.HOSTILE.id)
+    expect(demo.locator(".rank")).to_have_text(str(n + 1))
+    assert hash_of(desktop) == f"#lab-prompt?q={q}&n={n}&demo=true"
+    texts = section.evaluate("""(lab, ids) => ids.map(q => {
+        const picker = lab.querySelector('select[data-picker="question"]');
+        picker.value = q;
+        picker.dispatchEvent(new Event('change', {bubbles: true}));
+        return lab.querySelector('pre.prompt-text').textContent;
+    })""", [q["id"] for q in data["questions"]])
+    for other, got in zip(data["questions"], texts):  # the demo source is added the same way for every question
+        assert got == expected_prompt(data, other["id"], n, demo=True), other["id"]
+    section.locator('input[name="prompt-demo"] + span').click()
+    assert prompt_text(section) == expected_prompt(data, other["id"], n)
+    expect(section.locator(".prompt-sources > li.is-demo")).to_have_count(0)
+
+
+@pytest.mark.browser
+def test_by_keyboard(desktop, data):
+    section = lab(desktop, "prompt")
+    q, n = prompt.STATE["q"], prompt.STATE["n"]
+    follow(desktop, f"#lab-prompt?q={q}&n={n}&demo=false")
+    section.locator('input[name="prompt-n"]:checked').focus()
+    desktop.keyboard.press("ArrowRight")
+    expect(section.locator(f'input[name="prompt-n"][value="{n + 1}"]')).to_be_checked()
+    assert prompt_text(section) == expected_prompt(data, q, n + 1)
+    select = section.locator(PICKER)
+    select.focus()
+    desktop.keyboard.press("ArrowDown")
+    after = select.input_value()
+    assert after != q
+    assert prompt_text(section) == expected_prompt(data, after, n + 1)
+    section.locator('input[name="prompt-demo"]').focus()
+    desktop.keyboard.press("Space")
+    assert prompt_text(section) == expected_prompt(data, after, n + 1, demo=True)
+    assert hash_of(desktop) == f"#lab-prompt?q={after}&n={n + 1}&demo=true"
+
+
+@pytest.mark.browser
+def test_a_question_asked_live_is_built_like_a_preset_without_a_token_count(desktop, data):
+    section = lab(desktop, "prompt")
+    follow(desktop, "#lab-prompt?q=refund-three-weeks&n=3&demo=false")
+    hybrid = data["runs"]["okta-login"]["hybrid"]
+    desktop.evaluate("""(hybrid) => RAG.questions.add({id: "live-1", text: "Can I sign in with <Okta> & co?",
+        set: "live", runs: {dense: [], bm25: [], hybrid}})""", hybrid)
+    follow(desktop, "#lab-prompt?q=live-1&n=3&demo=false")
+    by_id = {p["id"]: p for p in data["passages"]}
+    assert prompt_text(section) == build_prompt("Can I sign in with <Okta> & co?", [
+        Source(pid, by_id[pid]["title"], by_id[pid]["updated"], by_id[pid]["text"]) for pid, _ in hybrid[:3]])
+    expect(section.locator(".lab-status")).to_have_text("3 passages for “Can I sign in with <Okta> & co?”.")
+
+
+@pytest.mark.browser
+def test_a_shared_link_restores_the_state_and_a_later_link_switches_it(make_page, site_url, data):
+    golden = next(q for q in data["questions"] if q["set"] == "golden")
+    page = open_page(make_page, site_url, f"#lab-prompt?q={golden['id']}&n=8&demo=1")
+    section = lab(page, "prompt")
+    expect(section.locator(PICKER)).to_have_value(golden["id"])
+    expect(section.locator('input[name="prompt-n"][value="8"]')).to_be_checked()
+    expect(section.locator('input[name="prompt-demo"]')).to_be_checked()
+    assert prompt_text(section) == expected_prompt(data, golden["id"], 8, demo=True)
+    # A later link on the same page (section 9 links here) switches the lab without a reload.
+    section.locator('input[name="prompt-demo"] + span').click()
+    follow(page, "#lab-prompt?q=okta-login&n=3")
+    expect(section.locator(PICKER)).to_have_value("okta-login")
+    expect(section.locator('input[name="prompt-n"][value="3"]')).to_be_checked()
+    assert prompt_text(section) == expected_prompt(data, "okta-login", 3)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_nothing_sticks_out_on_a_phone_and_the_sources_come_first(make_page, site_url, javascript):
+    page = open_page(make_page, site_url, "#lab-prompt?q=g01&n=10&demo=true", viewport={"width": 360, "height": 780},
+                     java_script_enabled=javascript)
+    section = lab(page, "prompt")
+    if javascript:
+        expect(section.locator(".prompt-sources > li")).to_have_count(11)
+    outside = section.evaluate("""s => [...s.querySelectorAll('*')]
+        .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest('pre'))
+        .map(el => el.tagName.toLowerCase() + '.' + el.className)""")
+    assert outside == []
+    sources, rules = (section.locator(css).bounding_box() for css in (".prompt-sources", ".prompt-rules"))
+    assert sources["y"] < rules["y"], "on a phone the sources, which change, come before the rules, which don't"

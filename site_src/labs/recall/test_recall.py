@@ -1,0 +1,202 @@
+"""The recall table (site_src/labs/recall/) and what it draws from
+(builder/evaluation.py): the Wilson interval, the sign test, the paired comparison and the
+misses, each on small hand-made ranks with its expected value written as arithmetic; in the
+browser, for every k, the table, the chart and the lists of misses equal the build's data, by
+mouse, by keyboard and from a shared link."""
+
+import math
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import expect
+
+from builder import evaluation
+from builder.evaluation import Z_95, misses, paired, sign_test, wilson
+from site_src.labs.recall import data as recall
+from builder.search import recall_table
+from support.labs import hash_of, lab, open_page
+
+Z2 = Z_95 ** 2
+
+
+# ------------------------------------------------------------------ builder/evaluation.py
+
+
+def test_wilson_at_the_edges_and_in_the_middle():
+    # Nothing found: the interval starts at 0 and reaches z²/(n + z²).
+    assert wilson(0, 30) == pytest.approx((0.0, Z2 / (30 + Z2)), abs=1e-6)
+    # Everything found: from n/(n + z²) up to 1.
+    assert wilson(30, 30) == pytest.approx((30 / (30 + Z2), 1.0), abs=1e-6)
+    # Half found: centred on 1/2, half-width z·√(1/4n + z²/4n²) / (1 + z²/n).
+    half = Z_95 * math.sqrt(0.25 / 10 + Z2 / (4 * 10 ** 2)) / (1 + Z2 / 10)
+    assert wilson(5, 10) == pytest.approx((0.5 - half, 0.5 + half), abs=1e-6)
+    # No questions: no information, the whole range.
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_for_29_of_30_by_the_textbook_formula():
+    p, n = 29 / 30, 30
+    centre = (p + Z2 / (2 * n)) / (1 + Z2 / n)
+    half = Z_95 * math.sqrt(p * (1 - p) / n + Z2 / (4 * n * n)) / (1 + Z2 / n)
+    assert wilson(29, 30) == pytest.approx((centre - half, centre + half), abs=1e-6)
+    # The interval of the misses is the mirror image of the interval of the hits.
+    lo, hi = wilson(1, 30)
+    assert wilson(29, 30) == pytest.approx((1 - hi, 1 - lo), abs=1e-6)
+
+
+def test_sign_test_counts_splits_at_least_as_lopsided():
+    assert sign_test(6, 1) == 2 * (1 + 7) / 2 ** 7                 # C(7,0) + C(7,1) of 2^7, both tails
+    assert sign_test(1, 6) == sign_test(6, 1)                      # which side wins does not matter
+    assert sign_test(5, 0) == 2 * 1 / 2 ** 5
+    assert sign_test(7, 3) == 2 * (1 + 10 + 45 + 120) / 2 ** 10     # C(10,0..3)
+    assert sign_test(3, 3) == 1.0                                  # an even split: capped at 1
+    assert sign_test(0, 0) == 1.0                                  # no disagreement, no evidence
+
+
+RANKS = {  # question -> the rank of its right passage under each retriever (None: not retrieved)
+    "q1": {"bm25": 1, "dense": 4, "hybrid": 1},
+    "q2": {"bm25": None, "dense": 2, "hybrid": 3},
+    "q3": {"bm25": 2, "dense": 1, "hybrid": 1},
+    "q4": {"bm25": 6, "dense": None, "hybrid": 5},
+}
+
+
+def test_misses_are_the_questions_outside_the_top_k_in_set_order():
+    assert misses(RANKS, "dense", 3) == ["q1", "q4"]          # rank 4, not retrieved
+    assert misses(RANKS, "hybrid", 1) == ["q2", "q4"]
+    assert misses(RANKS, "hybrid", 5) == []                   # rank 5 is inside the top 5
+    assert misses(RANKS, "bm25", 5) == ["q2", "q4"]
+
+
+def test_paired_names_the_questions_only_one_retriever_finds():
+    # One question either way is no evidence: 2 * C(1,0) / 2^1 = 1.
+    assert paired(RANKS, "hybrid", "dense", 3) == {"a_only": ["q1"], "b_only": [], "p": 2 * 1 / 2 ** 1}
+    assert paired(RANKS, "hybrid", "dense", 5) == {"a_only": ["q4"], "b_only": [], "p": 2 * 1 / 2 ** 1}
+    assert paired(RANKS, "dense", "bm25", 1) == {"a_only": ["q3"], "b_only": ["q1"], "p": 1.0}
+    assert paired(RANKS, "bm25", "dense", 3) == {"a_only": ["q1"], "b_only": ["q2"], "p": 1.0}
+    # Two questions, both one way: 2 * C(2,0) / 2^2.
+    assert paired(RANKS, "hybrid", "bm25", 5) == {"a_only": ["q2", "q4"], "b_only": [], "p": 2 * 1 / 2 ** 2}
+
+
+def test_evaluation_gathers_misses_intervals_and_pairs_by_k():
+    questions = [{"id": q, "set": "golden", "paraphrase": q in ("q2", "q4"), "text": f"reset password {q}",
+                  "answer": "p1"} for q in RANKS]
+    corpus = SimpleNamespace(by_id={"p1": SimpleNamespace(text="To reset a password, open Settings.")})
+    runs = {q: {"dense": [["p1", 0.9]], "bm25": [["p1", 2.0]]} for q in RANKS}
+    data = {"ranks": RANKS, "settings": {"recall_ks": [1, 3, 5]}, "questions": questions,
+            "recall": recall_table(RANKS), "runs": runs}
+    got = evaluation.evaluation(corpus, data)
+    assert got["misses"]["dense"] == {"1": ["q1", "q2", "q4"], "3": ["q1", "q4"], "5": ["q4"]}
+    assert got["paraphrase_misses"]["dense"] == {"1": 2, "3": 1, "5": 1}   # q2 and q4 are the paraphrases
+    assert data["recall"]["dense"]["3"] == [2, 4]
+    assert got["wilson"]["dense"]["3"] == list(wilson(2, 4))
+    assert got["paired"]["hybrid-bm25"]["3"] == paired(RANKS, "hybrid", "bm25", 3)
+    assert set(got["paired"]) == {"hybrid-dense", "hybrid-bm25", "dense-bm25"}
+    assert got["shared_terms"]["q1"] == ["password", "reset"]
+    assert got["significance"]["tests"] == 3 * 3  # three pairs at three k
+    assert got["prompt_reach"]["sent"] == ["q1", "q2", "q3", "q4"]  # hybrid ranks 1, 3, 1 and 5
+    assert got["fusion_sweep"]["recall"]["8"]["60"] == {"1": 4, "3": 4, "5": 4}  # p1 first in both runs
+
+
+# ------------------------------------------------------------------ the data step
+
+
+def test_the_lab_names_every_retriever_the_build_measured(data):
+    own = data["labs"]["recall"]
+    assert own == recall.data(None)
+    assert [r["id"] for r in own["retrievers"]] == ["bm25", "dense", "hybrid"]
+    assert {r["id"] for r in own["retrievers"]} == set(data["recall"]) == set(data["evaluation"]["wilson"])
+    assert own["highlight"] in data["recall"]
+    assert recall.STATE["k"] in data["settings"]["recall_ks"]
+    for name, by_k in data["recall"].items():
+        for k, (hits, total) in by_k.items():
+            assert len(data["evaluation"]["misses"][name][k]) == total - hits
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def check_recall(section, data, k):
+    m = data["evaluation"]
+    chart = data["labs"]["recall"]["chart"]
+    names = {r["id"]: r["name"] for r in data["labs"]["recall"]["retrievers"]}
+    spans = section.locator(".recall-k")
+    expect(spans).to_have_count(3)
+    assert spans.all_inner_texts() == [str(k)] * 3
+    expect(section.locator(".lab-status")).to_have_text(f"Recall@{k} on {data['recall']['hybrid'][str(k)][1]} golden questions.")
+    expect(section.locator(".recall-table tbody tr")).to_have_count(3)
+    described = []  # the chart's description, which is also what screen readers hear
+    for name in ("bm25", "dense", "hybrid"):
+        hits, total = data["recall"][name][str(k)]
+        lo, hi = m["wilson"][name][str(k)]
+        row = section.locator(f'.recall-table tr[data-retriever="{name}"]')
+        assert row.locator("th").inner_text() == names[name]
+        assert row.locator(".recall-found").inner_text() == f"{hits} / {total}"
+        assert row.locator(".recall-pct").inner_text() == f"{100 * hits / total:.1f}%"
+        assert row.locator(".recall-interval").inner_text() == f"{100 * lo:.0f}–{100 * hi:.0f}%"
+        described.append(f"{names[name]}: {hits} of {total} ({100 * hits / total:.1f}%, interval {100 * lo:.0f} to {100 * hi:.0f}%)")
+        column = section.locator(f'.recall-misses [data-retriever="{name}"]')
+        missed = m["misses"][name][str(k)]
+        assert len(missed) == total - hits
+        expect(column.locator("h5")).to_have_text(f"{names[name]} · {len(missed)} missed")
+        texts = column.locator(".miss-q").all_inner_texts()
+        assert texts == [next(q["text"] for q in data["questions"] if q["id"] == qid) for qid in missed]
+        ranks = column.locator(".miss-rank").all_inner_texts()
+        assert ranks == [f"rank {data['ranks'][qid][name]}" if data["ranks"][qid][name] else "not retrieved"
+                         for qid in missed]
+        assert column.locator(".badge-warn").count() == sum(
+            next(q["paraphrase"] for q in data["questions"] if q["id"] == qid) for qid in missed)
+        if not missed:
+            expect(column.locator(".miss-none")).to_have_text(f"None: every right passage is in the top {k}.")
+    assert section.locator("#recall-chart-desc").text_content() == "; ".join(described)
+    return f"Recall@{k}: {'; '.join(described)}."
+    expect(section.locator("#recall-chart-title")).to_have_text(f"Recall@{k} by retriever, with 95% intervals")
+    widths = section.locator(".recall-rows rect").evaluate_all("rs => rs.map(r => r.getAttribute('width'))")
+    assert widths == [f"{chart['width'] * data['recall'][n][str(k)][0] / data['recall'][n][str(k)][1]:.1f}"
+                      for n in ("bm25", "dense", "hybrid")]
+    ends = section.locator(".recall-rows line.interval").evaluate_all(
+        "ls => ls.map(l => [l.getAttribute('x1'), l.getAttribute('x2')])")
+    assert ends == [[f"{chart['left'] + chart['width'] * x:.1f}" for x in m["wilson"][n][str(k)]]
+                    for n in ("bm25", "dense", "hybrid")]
+
+
+@pytest.fixture(scope="module")
+def shared(make_page_module, site_url):
+    return open_page(make_page_module, site_url, "#lab-recall")
+
+
+@pytest.mark.browser
+def test_recall_table_equals_the_data_for_every_k(shared, data):
+    section = lab(shared, "recall")
+    for k in data["settings"]["recall_ks"]:
+        section.locator(f'input[name="recall-k"][value="{k}"] + span').click()
+        expect(section.locator(f'input[name="recall-k"][value="{k}"]')).to_be_checked()
+        said = check_recall(section, data, k)
+        expect(shared.locator("#rag-status")).to_have_text(said)
+        assert hash_of(shared) == f"#lab-recall?k={k}"
+
+
+@pytest.mark.browser
+def test_recall_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
+    ks = data["settings"]["recall_ks"]
+    page = open_page(make_page, site_url)
+    section = lab(page, "recall")
+    default = recall.STATE["k"]
+    expect(section.locator(f'input[name="recall-k"][value="{default}"]')).to_be_checked()
+    section.locator('input[name="recall-k"]:checked').focus()
+    page.keyboard.press("ArrowLeft")
+    k = ks[ks.index(default) - 1]
+    expect(section.locator(f'input[name="recall-k"][value="{k}"]')).to_be_checked()
+    check_recall(section, data, k)
+    assert hash_of(page) == f"#lab-recall?k={k}"
+    again = open_page(make_page, site_url, f"#lab-recall?k={ks[-1]}")
+    restored = lab(again, "recall")
+    expect(restored.locator(f'input[name="recall-k"][value="{ks[-1]}"]')).to_be_checked()
+    check_recall(restored, data, ks[-1])
+
+
+@pytest.mark.browser
+def test_a_link_with_a_k_the_build_did_not_measure_opens_the_default(make_page, site_url, data):
+    page = open_page(make_page, site_url, "#lab-recall?k=4")
+    section = lab(page, "recall")
+    check_recall(section, data, recall.STATE["k"])

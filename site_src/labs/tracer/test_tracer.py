@@ -1,0 +1,283 @@
+"""The tracer (site_src/labs/tracer/): for each of the five tracer
+questions, every stage shows the build's numbers (the ranked lists and their scores, the
+passages the prompt carries, its token count, the illustrative answer with its citations, the
+real citation check); the stages can be stepped through by mouse and keyboard; a citation jumps
+to its passage; a shared link and the section's own links open a trace; nothing sticks out on
+a phone."""
+
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import expect
+
+from site_src.labs.rerank import data as rerank_lab
+from site_src.labs.tracer import data as tracer_lab
+from support.browser import VIEWPORTS
+from support.labs import hash_of, lab, open_page
+
+STAGES = ["dense", "bm25", "fused", "rerank", "prompt", "answer", "check"]
+LABELS = ["Dense", "BM25", "Fused", "Rerank", "Prompt", "Answer", "Check"]
+DIGITS = {"dense": 3, "bm25": 3, "fused": 4, "rerank": 2}
+PICKER = 'select[data-picker="question"]'
+
+
+# ------------------------------------------------------------------ the data step
+
+
+def test_the_lab_opens_on_the_first_tracer_with_every_stage(data):
+    assert tracer_lab.STATE == {"q": data["tracers"][0]["id"], "stage": "all"}
+    assert data["labs"]["tracer"] == {"depth": tracer_lab.DEPTH, "cutoff": data["labs"]["rerank"]["control"]["threshold"]}
+
+
+def test_its_cut_off_is_the_rerank_labs_default_threshold():
+    illustrative = SimpleNamespace(data={"rerank": {"source": "illustrative", "by_question": {}}})
+    assert tracer_lab.data(illustrative) == {"depth": tracer_lab.DEPTH, "cutoff": rerank_lab.THRESHOLD}
+    # A real cross-encoder's scores are logits around 0: the cut-off is 0.
+    model = SimpleNamespace(data={"rerank": {"source": "model", "by_question": {"q": [["a", 3.2], ["b", -4.1]]}}})
+    assert tracer_lab.data(model)["cutoff"] == 0.0
+
+
+def test_its_questions_are_the_five_tracer_questions(data):
+    tracers = [q for q in data["questions"] if q["set"] == "tracer"]
+    assert [t["id"] for t in data["tracers"]] == [q["id"] for q in tracers]
+    assert [t["question"] for t in data["tracers"]] == [q["text"] for q in tracers]
+    assert len(tracers) == 5
+
+
+# ------------------------------------------------------------------ what it shows
+
+
+def expected_rows(ranking, answer, depth, digits):
+    rows = [(str(i + 1), pid, f"{score:.{digits}f}") for i, (pid, score) in enumerate(ranking[:depth])]
+    at = next((i for i, (pid, _) in enumerate(ranking) if pid == answer), None)
+    if at is None:
+        rows.append(("–", answer, "–"))
+    elif at >= depth:
+        rows.append((str(at + 1), answer, f"{ranking[at][1]:.{digits}f}"))
+    return rows
+
+
+def shown_rows(stage):
+    return stage.locator("ol.trace-list > li").evaluate_all(
+        "lis => lis.map(li => [li.querySelector('.rank').textContent, li.querySelector('.pid code').textContent,"
+        " li.querySelector('.score').textContent])")
+
+
+def rank_in(ranking, pid):
+    return next((i for i, (other, _) in enumerate(ranking, 1) if other == pid), None)
+
+
+def expected_readout(data, tracer):
+    q, answer, sent = tracer["id"], tracer["answer"], tracer["sent"]
+    runs = data["runs"][q]
+    rerank = data["rerank"]["by_question"].get(q, tracer["rerank"])
+    illustrative = " (illustrative)" if data["rerank"]["source"] == "illustrative" else ""
+    where = (f"sent to the model at position {sent.index(answer) + 1} of {len(sent)}" if answer in sent
+             else "not sent to the model")
+    passed = sum(c["ok"] for c in tracer["claims"])
+    return (f"Right passage {answer}: dense rank {rank_in(runs['dense'], answer) or '–'}, "
+            f"BM25 rank {rank_in(runs['bm25'], answer) or 'none (not in the list)'}, "
+            f"fused rank {rank_in(runs['hybrid'], answer) or 'none'}, rerank {rank_in(rerank, answer) or 'none'}"
+            f"{illustrative}; {where}. Citations: {passed} of {len(tracer['claims'])} pass every check.")
+
+
+def check_tracer(section, data, tracer):
+    q, answer, depth = tracer["id"], tracer["answer"], data["labs"]["tracer"]["depth"]
+    runs = data["runs"][q]
+    rerank = data["rerank"]["by_question"].get(q, tracer["rerank"])
+    for key, ranking in (("dense", runs["dense"]), ("bm25", runs["bm25"]), ("fused", runs["hybrid"]),
+                         ("rerank", rerank)):
+        stage = section.locator(f'.trace-stage[data-stage="{key}"]')
+        assert [tuple(r) for r in shown_rows(stage)] == expected_rows(ranking, answer, depth, DIGITS[key]), (q, key)
+        answer_rows = stage.locator("li.is-answer .pid code").all_inner_texts()
+        assert answer_rows == [answer], (q, key)
+    sent = tracer["sent"]
+    assert sent == [pid for pid, _ in runs["hybrid"][:data["settings"]["prompt_passages"]]]
+    prompt = section.locator('.trace-stage[data-stage="prompt"]')
+    assert prompt.locator(".trace-sent > li .pid code").all_inner_texts() == sent
+    assert prompt.locator(".trace-sent > li .score").all_inner_texts() == [f"{s:.4f}" for _, s in runs["hybrid"][:len(sent)]]
+    expect(prompt.locator(".trace-note").first).to_contain_text(f"{data['prompt_tokens'][q][str(len(sent))]} tokens")
+    # The prompt takes the fused list; the rerank stage's cut-off says which of its passages a
+    # reranking pipeline would have dropped.
+    cutoff = data["labs"]["tracer"]["cutoff"]
+    kept = [pid for pid, score in rerank if score >= cutoff]
+    dropped = [pid for pid in sent if pid not in kept]
+    rerank_stage = section.locator('.trace-stage[data-stage="rerank"]')
+    expect(rerank_stage.locator(".trace-cutoff")).to_have_text(
+        f"A cut-off at {cutoff:.2f} keeps {len(kept)}: {', '.join(kept)}." if kept
+        else f"A cut-off at {cutoff:.2f} keeps none of them.")
+    which = prompt.locator(".trace-which")
+    expect(which).to_contain_text("The prompt takes the fused list, not the rerank")
+    expect(which).to_contain_text(
+        f"The cut-off at {cutoff:.2f} would have dropped {len(dropped)} of these {len(sent)}: {', '.join(dropped)}."
+        if dropped else f"All {len(sent)} pass the cut-off at {cutoff:.2f}.")
+    assert which.locator("code").all_inner_texts() == dropped
+    expect(prompt.locator("a.trace-open-prompt")).to_have_attribute("href", f"#lab-prompt?q={q}&n={len(sent)}")
+    answer_stage = section.locator('.trace-stage[data-stage="answer"]')
+    assert answer_stage.locator(".illustrative p").inner_text() == tracer["answer_text"]
+    markers = [part.split("]")[0] for part in tracer["answer_text"].split("[")[1:]]
+    cites = answer_stage.locator(".trace-cite")
+    assert cites.all_inner_texts() == [f"[{pid}]" for pid in markers]
+    links = answer_stage.locator("a.trace-cite")
+    assert [links.nth(i).get_attribute("href") for i in range(links.count())] == \
+        [f"#tracer-src-{pid}" for pid in markers if pid in sent]
+    assert answer_stage.locator("mark.trace-cite.is-unsent").all_inner_texts() == \
+        [f"[{pid}]" for pid in markers if pid not in sent]
+    rows = section.locator(".trace-claims tbody tr")
+    assert rows.count() == len(tracer["claims"])
+    for i, claim in enumerate(tracer["claims"]):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[0] == claim["text"] and cells[1] == claim["source"] and cells[2] == f"“{claim['quote']}”"
+        assert cells[3].split()[0] == ("pass" if claim["ok"] else "fail")
+        assert rows.nth(i).locator(".checker-problem").all_inner_texts() == claim["problems"]
+    guardrail = "; ".join(tracer["guardrail"]) or "no links, e-mail addresses or requests for credentials found."
+    expect(section.locator(".trace-guardrail")).to_have_text(f"Output guardrail on the answer: {guardrail}")
+    expect(section.locator(".trace-readout")).to_have_text(expected_readout(data, tracer))
+
+
+def visible_stages(section) -> list[str]:
+    return section.locator(".trace-stage:visible").evaluate_all("els => els.map(e => e.dataset.stage)")
+
+
+def show_all(section, q):
+    """Back to one question with every stage shown (tests share a page)."""
+    section.locator(PICKER).select_option(q)
+    section.locator('input[name="tracer-stage"][value="all"] + span').click()
+
+
+@pytest.fixture(scope="module")
+def desktop(make_page_module, site_url):
+    return open_page(make_page_module, site_url, "#lab-tracer")
+
+
+@pytest.mark.browser
+def test_without_javascript_the_default_shows_every_stage_of_the_first_question(make_page, site_url, data):
+    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
+    section = lab(page, "tracer")
+    for key in STAGES:
+        expect(section.locator(f'.trace-stage[data-stage="{key}"]')).to_be_visible()
+    expect(section.locator(".lab-status")).to_have_text(f"All 7 stages for “{data['tracers'][0]['question']}”.")
+    check_tracer(section, data, data["tracers"][0])
+
+
+@pytest.mark.browser
+def test_the_numbers_equal_the_builds_for_all_five_questions(desktop, data):
+    section = lab(desktop, "tracer")
+    assert len(data["tracers"]) == 5
+    assert section.locator(f"{PICKER} option").evaluate_all("os => os.map(o => o.value)") == \
+        [t["id"] for t in data["tracers"]]
+    for tracer in data["tracers"]:
+        section.locator(PICKER).select_option(tracer["id"])
+        expect(section.locator(".lab-status")).to_have_text(f"All 7 stages for “{tracer['question']}”.")
+        check_tracer(section, data, tracer)
+        assert hash_of(desktop) == f"#lab-tracer?q={tracer['id']}&stage=all"
+
+
+@pytest.mark.browser
+def test_the_stages_step_by_mouse_and_a_citation_jumps_to_its_passage(desktop, data):
+    section = lab(desktop, "tracer")
+    q = data["tracers"][0]["id"]
+    show_all(section, q)
+    assert visible_stages(section) == STAGES
+    previous = section.get_by_role("button", name="Previous stage")
+    following = section.get_by_role("button", name="Next stage")
+    expect(previous).to_be_disabled()
+    for index, key in enumerate(STAGES):
+        following.click()
+        assert visible_stages(section) == [key]
+        expect(section.locator(".lab-status")).to_have_text(
+            f"Stage {index + 1} of {len(STAGES)}, {LABELS[index]}, for “{data['tracers'][0]['question']}”.")
+        expect(section.locator(f'input[name="tracer-stage"][value="{key}"]')).to_be_checked()
+    expect(following).to_be_disabled()
+    previous.click()
+    assert visible_stages(section) == [STAGES[-2]]
+    assert hash_of(desktop) == f"#lab-tracer?q={q}&stage={STAGES[-2]}"
+    # With one stage shown, a citation switches to the prompt stage and focuses its passage.
+    section.locator('input[name="tracer-stage"][value="answer"] + span').click()
+    cite = section.locator("a.trace-cite").first
+    pid = cite.get_attribute("href").split("tracer-src-")[1]
+    cite.click()
+    assert visible_stages(section) == ["prompt"]
+    expect(desktop.locator(f"#tracer-src-{pid}")).to_be_focused()
+    assert hash_of(desktop) == f"#lab-tracer?q={q}&stage=prompt"  # the lab's link survived the jump
+    # With every stage shown, it only moves to the passage.
+    show_all(section, q)
+    section.locator("a.trace-cite").first.click()
+    assert visible_stages(section) == STAGES
+    expect(desktop.locator(f"#tracer-src-{pid}")).to_be_focused()
+    assert hash_of(desktop) == f"#lab-tracer?q={q}&stage=all"
+
+
+@pytest.mark.browser
+def test_the_stages_step_by_keyboard(desktop, data):
+    section = lab(desktop, "tracer")
+    show_all(section, data["tracers"][0]["id"])
+    section.locator('input[name="tracer-stage"]:checked').focus()
+    desktop.keyboard.press("ArrowRight")
+    assert visible_stages(section) == ["dense"]
+    desktop.keyboard.press("ArrowRight")
+    assert visible_stages(section) == ["bm25"]
+    section.get_by_role("button", name="Next stage").focus()
+    desktop.keyboard.press("Enter")
+    assert visible_stages(section) == ["fused"]
+    desktop.keyboard.press("Space")
+    assert visible_stages(section) == ["rerank"]
+    select = section.locator(PICKER)
+    select.focus()
+    desktop.keyboard.press("ArrowDown")
+    second = data["tracers"][1]
+    expect(select).to_have_value(second["id"])
+    assert visible_stages(section) == ["rerank"]
+    assert hash_of(desktop) == f"#lab-tracer?q={second['id']}&stage=rerank"
+    section.locator('input[name="tracer-stage"][value="all"] + span').click()
+    check_tracer(section, data, second)
+
+
+@pytest.mark.browser
+def test_a_shared_link_restores_the_question_and_the_stage(make_page, site_url, data):
+    tracer = data["tracers"][3]
+    page = open_page(make_page, site_url, f"#lab-tracer?q={tracer['id']}&stage=rerank")
+    section = lab(page, "tracer")
+    expect(section.locator(PICKER)).to_have_value(tracer["id"])
+    expect(section.locator('input[name="tracer-stage"][value="rerank"]')).to_be_checked()
+    assert visible_stages(section) == ["rerank"]
+    section.locator('input[name="tracer-stage"][value="all"] + span').click()
+    check_tracer(section, data, tracer)
+
+
+@pytest.mark.browser
+def test_a_link_to_a_question_without_a_trace_or_an_unknown_stage_is_not_followed(make_page, site_url, data):
+    golden = next(q["id"] for q in data["questions"] if q["set"] == "golden")
+    page = open_page(make_page, site_url, f"#lab-tracer?q={golden}&stage=rerank")
+    section = lab(page, "tracer")
+    expect(section.locator(PICKER)).to_have_value(data["tracers"][0]["id"])
+    assert visible_stages(section) == STAGES
+    page.evaluate("(q) => { location.hash = '#lab-tracer?q=' + q + '&stage=nonsense'; }", data["tracers"][2]["id"])
+    expect(section.locator(PICKER)).to_have_value(data["tracers"][2]["id"])
+    assert visible_stages(section) == STAGES
+    check_tracer(section, data, data["tracers"][2])
+
+
+@pytest.mark.browser
+def test_the_sections_links_open_each_trace(make_page, site_url, data):
+    page = open_page(make_page, site_url)
+    section = page.locator("#lab-tracer")
+    for tracer in reversed(data["tracers"]):
+        link = page.locator(f'#every-stage a[href="#lab-tracer?q={tracer["id"]}"]')
+        expect(link).to_have_count(1)
+        link.click()
+        expect(section.locator(PICKER)).to_have_value(tracer["id"])
+        expect(section.locator(".lab-status")).to_have_text(f"All 7 stages for “{tracer['question']}”.")
+        assert 0 <= page.evaluate("() => document.getElementById('lab-tracer').getBoundingClientRect().top") <= 120
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_nothing_sticks_out_on_a_phone(make_page, site_url, javascript):
+    page = open_page(make_page, site_url, "#lab-tracer?q=refund-three-weeks&stage=all" if javascript else "",
+                     viewport=VIEWPORTS["phone"], java_script_enabled=javascript)
+    lab(page, "tracer")
+    outside = page.evaluate("""() => [...document.querySelectorAll('#lab-tracer *')]
+        .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest('.table-scroll, pre'))
+        .slice(0, 3).map(el => el.tagName.toLowerCase() + '.' + el.className)""")
+    assert outside == []

@@ -1,0 +1,51 @@
+/* views.js: a lab's drawing, the same code in the reader's browser and in the build. A lab's
+ * script (site_src/labs/<name>/lab.js) says what its state is and how to draw it:
+ *
+ *   RAG.lab("hybrid", {
+ *     accept(next, input)         a candidate state (defaults, a link, a control) -> the clean state, or null
+ *     props(state, input, local)  what the view draws, gathered from the lab's input (pure)
+ *     view(props)                 the drawing, made of RAG.h(...) elements (pure: no DOM, no globals)
+ *     summary(props)              optional: one sentence for screen readers after a change
+ *     local: {...}                optional: the view's own state, kept out of the link (a pointed-at row)
+ *     setup(ctx)                  optional, browser only: wire events; handlers call ctx.set / ctx.show
+ *   });
+ *
+ * input = RAG.labInput(data, own): {own (what builder's data step for this lab computed),
+ *   data (the page's core data), question(id) (a preset, or a question asked live)}.
+ *
+ * The build runs accept, props and view in Node on the same files the browser loads and writes
+ * the HTML into the page (builder/page/lab_views.py), for readers without JavaScript and the
+ * first paint; the browser redraws with Preact (labs.js). One piece of code draws both, and a
+ * test renders every preset state both ways.
+ */
+(() => {
+  "use strict";
+  const RAG = window.RAG;
+  const specs = new Map();
+
+  RAG.lab = (name, spec) => { specs.set(name, spec); };
+  RAG.labSpec = (name) => specs.get(name) || null;
+
+  const className = (value) => (Array.isArray(value) ? value.filter(Boolean).join(" ") || undefined : value);
+
+  /**
+   * An element of a drawing: RAG.h("li", {class: ["result", right && "is-answer"]}, "text", child).
+   * Attributes are written as in HTML (class, data-pid, aria-label, tabindex); children may be
+   * strings, numbers, elements, arrays of them, or null/false (nothing). Text is always text.
+   */
+  RAG.h = (tag, attrs, ...children) => {
+    const props = attrs && attrs.class !== undefined ? { ...attrs, class: className(attrs.class) } : attrs;
+    return window.preact.h(tag, props, ...children);
+  };
+
+  RAG.labInput = (data, own) => ({ own, data, question: (id) => RAG.questions.get(data, id) });
+
+  /** {element, summary}: what the lab draws in `state`, as one element for the lab's output. */
+  RAG.labDrawing = (spec, state, input, local) => {
+    const props = spec.props(state, input, { ...(spec.local || {}), ...(local || {}) });
+    return {
+      element: window.preact.h(window.preact.Fragment, null, spec.view(props)),
+      summary: spec.summary ? spec.summary(props) : "",
+    };
+  };
+})();

@@ -1,0 +1,137 @@
+"""Lab views in Node, for the tests: draw any state of any lab from the built site's own files
+(builder/page/lab_views.js, the build's renderer), list the states a lab's controls offer, and
+check that the build's drawing and the browser's are the same (tests/support/views_check.js).
+
+    views = LabViews(dist_dir)            # one Node process, kept for the session
+    drawing = views.draw("hybrid", {"q": "g05"})
+    markup(drawing.html).css_first(".lab-status").text()
+
+A view's own tests read its markup this way: in Node, without a browser.
+"""
+
+import json
+import random
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from selectolax.lexbor import LexborHTMLParser
+
+from builder.page import assets, lab_views
+from support.paths import ROOT
+
+CHECKER = ROOT / "tests" / "support" / "views_check.js"
+
+
+def dist_sources(dist_dir: Path) -> list[dict]:
+    """What the build's renderer runs, read back from a built site's assets."""
+    built = {f"assets/{path.relative_to(dist_dir / 'assets').as_posix()}": path.read_text("utf-8")
+             for path in (dist_dir / "assets").rglob("*.js")}
+    return lab_views.sources(built, assets.SHARED)
+
+
+def schema_of(dist_dir: Path) -> int:
+    return json.loads((dist_dir / "data" / "rag.json").read_text("utf-8"))["schema"]
+
+
+@dataclass(frozen=True)
+class Drawing:
+    html: str
+    summary: str
+    state: dict
+
+
+class LabViews:
+    """A Node process that draws lab states on request (lab_views.js --lines)."""
+
+    def __init__(self, dist_dir: Path):
+        self.base = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir)}
+        self.process = subprocess.Popen(["node", str(lab_views.RENDERER), "--lines"], cwd=ROOT, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def draw_many(self, lab: str, states: list[dict]) -> list[Drawing]:
+        request = self.base | {"drawings": [{"lab": lab, "state": state} for state in states]}
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer = json.loads(self.process.stdout.readline())
+        if "error" in answer:
+            raise AssertionError(f"lab {lab} could not be drawn: {answer['error']}")
+        return [Drawing(**drawing) for drawing in answer["drawings"]]
+
+    def draw(self, lab: str, state: dict) -> Drawing:
+        return self.draw_many(lab, [state])[0]
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+def markup(html: str):
+    """A drawing's HTML parsed as a browser parses it; query it with .css(selector)."""
+    return LexborHTMLParser(f"<div id='drawing'>{html}</div>").css_first("#drawing")
+
+
+def text(node) -> str:
+    """An element's text with white space folded, as a reader reads it."""
+    return " ".join(node.text().split())
+
+
+# ----------------------------------------------------------- the states a lab's controls offer
+
+
+def control_axes(page_html: str, lab: str, data: dict) -> dict[str, list]:
+    """state key -> every value the lab's controls offer, read from the built page: radios and
+    selects bound with data-key (their values), ranges (min to max by step), checkboxes (both),
+    and the question picker (every preset question the page lists in it). Text fields offer no
+    preset values."""
+    section = LexborHTMLParser(page_html).css_first(f"section.lab#lab-{lab}")
+    template = section.css_first("template[data-lab-controls]")
+    axes: dict[str, list] = {}
+    if template is None:
+        return axes
+    controls = LexborHTMLParser(re.sub(r"^<template[^>]*>|</template>$", "", template.html))
+    for node in controls.css("[data-key]"):
+        key, tag, kind = node.attributes["data-key"], node.tag, node.attributes.get("type", "")
+        values = axes.setdefault(key, [])
+        if tag == "input" and kind == "radio":
+            values.append(node.attributes["value"])
+        elif tag == "input" and kind == "checkbox":
+            values.extend([False, True])
+        elif tag == "input" and kind == "range":
+            low, high, step = (float(node.attributes[a]) for a in ("min", "max", "step"))
+            count = round((high - low) / step)
+            values.extend(round(low + i * step, 10) for i in range(count + 1))
+        elif tag == "select" and "data-picker" not in node.attributes:
+            values.extend(option.attributes["value"] for option in node.css("option"))
+    picker = controls.css_first('select[data-picker="question"]')
+    if picker is not None:
+        if picker.attributes.get("data-options") == "presets":
+            axes["q"] = [q["id"] for q in data["questions"]]
+        else:
+            axes["q"] = [option.attributes["value"] for option in picker.css("option")]
+    return {key: list(dict.fromkeys(values)) for key, values in axes.items() if values}
+
+
+def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int = 2000, sample: int = 400,
+                  seed: int = 17) -> list[dict]:
+    """Every state the controls offer (each axis crossed with the others, over the lab's default
+    state), or, when there are more than `cap`, a seeded sample of `sample` of them; the default
+    state first."""
+    axes = control_axes(page_html, lab, data)
+    states = [dict(default)]
+    for key, values in axes.items():
+        states = [state | {key: value} for state in states for value in values]
+    if len(states) > cap:
+        states = random.Random(seed).sample(states, sample)
+    return [dict(default)] + [state for state in states if state != default]
+
+
+def check_views(dist_dir: Path, labs: dict[str, list[dict]]) -> dict:
+    """views_check.js over these states: {checked: {lab: n}, mismatches: [...], errors: [...]}."""
+    request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir), "labs": labs}
+    result = subprocess.run(["node", str(CHECKER)], input=json.dumps(request), capture_output=True, text=True,
+                            cwd=ROOT, timeout=600)
+    if result.returncode != 0:
+        raise AssertionError(f"tests/support/views_check.js failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout)

@@ -1,0 +1,80 @@
+/* views_check.js: every state of a lab drawn both ways a reader gets it, in Node.
+ *
+ *   node tests/support/views_check.js < request.json > report.json
+ *
+ *   request  {schema, sources, labs: {name: [state, ...]}}  (sources as builder/page/lab_views.js)
+ *   report   {checked: {name: n}, mismatches: [{lab, state, build, browser}], errors: [...]}
+ *
+ * For each lab, its states are drawn one after another into one element of a DOM (happy-dom), as
+ * the browser's runtime redraws them with Preact; after each, that element must hold the same
+ * tree as the build's HTML of the same state (preact-render-to-string), parsed. The first state is
+ * drawn over the build's own HTML, as when a lab starts. So every state is proven equal between
+ * the two drawings, including a redraw from the state before it.
+ */
+"use strict";
+const { Window } = require("happy-dom");
+const preact = require("preact");
+const { render: renderToString } = require("preact-render-to-string");
+const { sandbox } = require("../../builder/page/lab_views.js");
+
+const window = new Window();
+globalThis.document = window.document;  // Preact's DOM renderer creates nodes in this document
+
+/** A node as nested lists: [tag, sorted attributes, ...children]; text folded; values as shown. */
+function tree(node) {
+  if (node.nodeType === 3) return node.textContent;
+  if (node.nodeType !== 1) return null;
+  const tag = node.tagName.toLowerCase();
+  const control = ["input", "select", "textarea"].includes(tag);  // their value is a property, not markup
+  const attrs = [...node.attributes].filter((a) => !(control && a.name === "value")).map((a) => `${a.name}=${a.value}`);
+  if (control) attrs.push(`value=${node.value}`);
+  const children = [];
+  for (const child of node.childNodes) {
+    const drawn = tree(child);
+    if (drawn === null) continue;
+    if (typeof drawn === "string" && typeof children[children.length - 1] === "string") children[children.length - 1] += drawn;
+    else children.push(drawn);
+  }
+  return [tag, attrs.sort().join(" "), ...children.filter((c) => c !== "")];
+}
+
+function parsed(html) {
+  const box = document.createElement("div");
+  box.innerHTML = html;
+  return box;
+}
+
+async function check(request) {
+  const { RAG } = sandbox(request.sources);
+  const data = RAG.acceptData(await RAG.provided("data"), request.schema);
+  const report = { checked: {}, mismatches: [], errors: [] };
+  for (const [lab, states] of Object.entries(request.labs)) {
+    const spec = RAG.labSpec(lab);
+    const input = RAG.labInput(data, await RAG.provided(`lab:${lab}`));
+    const output = document.createElement("div");
+    report.checked[lab] = 0;
+    for (const [index, raw] of states.entries()) {
+      try {
+        const state = spec.accept({ ...raw }, input);
+        if (!state) { report.errors.push({ lab, state: raw, error: "accept() refused a state its controls offer" }); continue; }
+        const { element } = RAG.labDrawing(spec, state, input, {});
+        const html = renderToString(element);
+        if (index === 0) output.innerHTML = html;  // a lab starts over the build's drawing
+        preact.render(element, output);
+        const build = JSON.stringify(tree(parsed(html)));
+        const browser = JSON.stringify(tree(output));
+        report.checked[lab] += 1;
+        if (build !== browser && report.mismatches.length < 20) report.mismatches.push({ lab, state, build, browser });
+      } catch (error) {
+        report.errors.push({ lab, state: raw, error: String(error && error.stack ? error.stack : error) });
+      }
+    }
+  }
+  return report;
+}
+
+(async () => {
+  let text = "";
+  for await (const chunk of process.stdin) text += chunk;
+  process.stdout.write(JSON.stringify(await check(JSON.parse(text))));
+})();
