@@ -132,7 +132,7 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
 
     _, how = resolve_model()
     model = {"name": settings.MODEL_LABEL, "source": how, "dimensions": settings.DIMENSIONS, "normalized": True,
-             "max_wordpieces": settings.MAX_WORDPIECES}
+             "max_wordpieces": settings.MAX_WORDPIECES, "trained_wordpieces": settings.TRAINED_WORDPIECES}
     data = page_data(site, questions, runs, tokens, model)
     data.update(rerank=rerank, rewrites=rewrites, worked_example=worked_example(content.worked_example),
                 evaluation=evaluation(corpus, data), rrf_example=rrf_example(runs, settings.RRF_K),
