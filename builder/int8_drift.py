@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import tempfile
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
@@ -71,10 +72,8 @@ def quantized(fp32: Path, target: Path, variant: str) -> Path:
 
 
 def cache_key(fingerprint: str, question_texts: list[str], passage_texts: list[str]) -> str:
-    import onnxruntime
-
     source = Path(__file__).read_bytes()
-    payload = json.dumps([fingerprint, question_texts, passage_texts, onnxruntime.__version__, CACHE_SCHEMA])
+    payload = json.dumps([fingerprint, question_texts, passage_texts, version("onnxruntime"), CACHE_SCHEMA])
     return hashlib.sha256(payload.encode() + source).hexdigest()[:16]
 
 
@@ -82,8 +81,6 @@ def measure(cache_dir: Path, fingerprint: str, location: Path, question_texts: l
             passage_texts: list[str], passage_vectors: np.ndarray) -> dict:
     """{variant: drift, ..., "bytes": {variant: size}, "onnxruntime": version, "top": TOP}, from the
     cache when the model, the texts and this code are unchanged; otherwise quantized and run now."""
-    import onnxruntime
-
     folder = cache_dir / "int8"
     record = folder / f"{cache_key(fingerprint, question_texts, passage_texts)}.json"
     if record.is_file():
@@ -91,7 +88,7 @@ def measure(cache_dir: Path, fingerprint: str, location: Path, question_texts: l
     fp32 = cache_dir / "live-model" / f"{hashlib.sha256(fingerprint.encode()).hexdigest()[:16]}-fp32.onnx"
     if not fp32.is_file():  # live_model.prepare exports it before any smaller precision; made here if missing
         live_model.export_fp32(str(location), fp32)
-    result = {"top": TOP, "onnxruntime": onnxruntime.__version__, "bytes": {"fp32": fp32.stat().st_size}}
+    result = {"top": TOP, "onnxruntime": version("onnxruntime"), "bytes": {"fp32": fp32.stat().st_size}}
     with tempfile.TemporaryDirectory(prefix="int8-") as scratch:
         for variant in VARIANTS:
             model = quantized(fp32, Path(scratch) / f"{variant}.onnx", variant)
