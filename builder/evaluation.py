@@ -1,15 +1,19 @@
 """How much to trust the recall table: the questions each retriever misses, a 95% interval
-for every recall figure, paired sign tests between retrievers and the bar they must clear
-when several are run at once, which questions' right passages reach the prompt, and how much
-fusion's two settings move recall, all from the ranks of the right passages (data.ranks) and
-the runs. The prose of sections 6 and 11 and the recall lab read it as data.evaluation.
+for every recall figure, paired sign tests between retrievers and the bars they must clear
+when several are run at once (Bonferroni's and Holm's), which questions' right passages reach
+the prompt, how much fusion's two settings move recall, what a convex combination of scores
+finds beside reciprocal rank fusion, and how recall and the hit rate part on a question that
+needs two passages, all from the ranks of the right passages (data.ranks) and the runs. The
+prose of sections 6 and 11 and the recall lab read it as data.evaluation.
 
 Example: wilson(29, 30) -> (0.833…, 0.994…): a 95% interval for a recall of 29/30.
 """
 
 import math
+import re
 
-from engine.evaluate import rank_of, recall_at_k
+from engine.convex_fusion import convex_fusion
+from engine.evaluate import passages_found, rank_of, recall_at_k
 from engine.fusion import rrf
 from engine.settings import FUSION_DEPTH, PROMPT_PASSAGES, RRF_K
 from engine.tokenize import tokenize
@@ -19,6 +23,8 @@ ALPHA = 0.05     # the usual significance level: a split "more than one time in 
 PAIRS = (("hybrid", "dense"), ("hybrid", "bm25"), ("dense", "bm25"))
 SWEEP_KS = (1, 10, 30, 60, 100, 200)   # RRF constants tried, around the paper's 60
 SWEEP_DEPTHS = (4, 8, 12, 20, 40)      # how deep each retriever's list goes into the fusion
+CONVEX_ALPHAS = tuple(round(0.1 * i, 1) for i in range(1, 10))  # weights on dense tried, 0.1 to 0.9
+TWO_PASSAGES = "api-rate-limit"        # the traced question whose answer needs two passages
 
 
 def wilson(hits: int, total: int, z: float = Z_95) -> tuple[float, float]:
@@ -64,14 +70,31 @@ def bonferroni(alpha: float, tests: int) -> float:
     return alpha / tests
 
 
+def holm(p_values: list[float], alpha: float) -> list[int]:
+    """Holm's step-down correction (Holm, 1979): the positions of the p-values that clear it.
+    Sorted smallest first, the i-th of m (from 1) must be below alpha / (m - i + 1); the first
+    that is not stops the walk. It clears everything Bonferroni's bar clears, and sometimes more.
+
+    Example: holm([0.3, 0.004, 0.02, 0.012], 0.05) -> [1, 3, 2]
+    (0.004 < 0.05/4, 0.012 < 0.05/3, 0.02 < 0.05/2; 0.3 is not below 0.05)
+    """
+    cleared = []
+    for step, position in enumerate(sorted(range(len(p_values)), key=lambda i: p_values[i])):
+        if p_values[position] >= alpha / (len(p_values) - step):
+            break
+        cleared.append(position)
+    return cleared
+
+
 def significance(pairs: dict, alpha: float = ALPHA) -> dict:
     """Every paired comparison at once: how many there are, the Bonferroni bar for that many,
-    and which clear the usual bar and which the corrected one, as [pair, k]."""
+    and which clear the usual bar, the Bonferroni bar and Holm's, as [pair, k]."""
     tests = [(pair, k, result["p"]) for pair, by_k in pairs.items() for k, result in by_k.items()]
     bar = bonferroni(alpha, len(tests)) if tests else alpha
     return {"alpha": alpha, "tests": len(tests), "bonferroni": bar,
             "below_alpha": [[pair, k] for pair, k, p in tests if p < alpha],
-            "below_bonferroni": [[pair, k] for pair, k, p in tests if p < bar]}
+            "below_bonferroni": [[pair, k] for pair, k, p in tests if p < bar],
+            "below_holm": [[tests[i][0], tests[i][1]] for i in sorted(holm([p for _, _, p in tests], alpha))]}
 
 
 def prompt_reach(ranks: dict, retriever: str, depth: int) -> dict:
@@ -116,6 +139,56 @@ def sweep_summary(recall: dict, ks, depths, cutoffs, default_k: int = RRF_K) -> 
                        for c in cutoffs}}
 
 
+def convex_sweep(runs: dict, answers: dict, alphas=CONVEX_ALPHAS, depth: int = FUSION_DEPTH,
+                 cutoffs=(1, 3, 5)) -> dict:
+    """Recall of a convex combination of min-max scaled scores (engine/convex_fusion.py) over
+    the dense and BM25 runs, at the same depth as the page's RRF, for each weight on dense:
+    alpha -> cut-off -> hits, keys as strings ("0.5", "3").
+
+    Example: convex_sweep({"q": {"dense": [["a", .9], ["b", .8]], "bm25": [["b", 4.0], ["c", 1.0]]}},
+                          {"q": "b"}, alphas=(0.2, 0.8), cutoffs=(1,)) -> {"0.2": {"1": 1}, "0.8": {"1": 0}}
+    (b scores 0.2 * 0 + 0.8 * 1 = 0.8 against a's 0.2 at 0.2, and 0.2 against a's 0.8 at 0.8)
+    """
+    def fused_ranks(alpha):
+        return [rank_of([pid for pid, _ in convex_fusion(runs[q]["dense"], runs[q]["bm25"], alpha, depth)], answer)
+                for q, answer in answers.items()]
+
+    return {f"{alpha:.1f}": {str(c): recall_at_k(ranks, c)[0] for c in cutoffs}
+            for alpha, ranks in ((alpha, fused_ranks(alpha)) for alpha in alphas)}
+
+
+def convex_summary(recall: dict, rrf_recall: dict, depth: int) -> dict:
+    """The sweep beside the page's RRF at each cut-off (rrf_recall: cut-off -> hits), with the
+    weights that find at least as many right passages as RRF at every cut-off ("match_rrf")
+    and those that find more at one of them ("beat_rrf")."""
+    cutoffs = list(rrf_recall)
+    at_least = [a for a, by_cut in recall.items() if all(by_cut[c] >= rrf_recall[c] for c in cutoffs)]
+    return {"alphas": list(recall), "depth": depth, "recall": recall, "rrf": rrf_recall, "match_rrf": at_least,
+            "beat_rrf": [a for a in at_least if any(recall[a][c] > rrf_recall[c] for c in cutoffs)]}
+
+
+def two_passage_recall(run: list, right_ids: list[str], cutoffs=(1, 3, 5)) -> dict:
+    """For one question that needs several passages: at each cut-off, how many of them the run's
+    top k holds and whether that counts as a hit (at least one found).
+
+    Example: two_passage_recall([["a", 3.0], ["x", 2.0], ["b", 1.0]], ["a", "b"], cutoffs=(1, 3))
+             -> {"1": {"found": 1, "of": 2, "hit": True}, "3": {"found": 2, "of": 2, "hit": True}}
+    """
+    ranked = [pid for pid, _ in run]
+    return {str(c): {"found": found, "of": total, "hit": found > 0}
+            for c, (found, total) in ((c, passages_found(ranked, right_ids, c)) for c in cutoffs)}
+
+
+def cited_ids(answer_text: str, passage_ids) -> list[str]:
+    """The passage ids an answer cites as [id], in order of first citation; bracketed words that
+    are not passage ids are left out.
+
+    Example: cited_ids("Limits apply [api-limits]. Retry [api-limits] [err-4290] [sic].",
+                       {"api-limits", "err-4290"}) -> ["api-limits", "err-4290"]
+    """
+    return list(dict.fromkeys(pid for pid in re.findall(r"\[([^\[\]\s]+)\]", answer_text) if pid in passage_ids))
+
+
 def misses(ranks: dict, retriever: str, k: int) -> list[str]:
     """Golden question ids whose right passage is not in `retriever`'s top k, in set order."""
     return [qid for qid, by in ranks.items() if by[retriever] is None or by[retriever] > k]
@@ -128,14 +201,24 @@ def evaluation(corpus, data: dict) -> dict:
     golden = [q for q in data["questions"] if q["set"] == "golden"]
     pairs = {f"{a}-{b}": {str(k): paired(ranks, a, b, k) for k in ks} for a, b in PAIRS}
     ks_tried, depths_tried = sorted({*SWEEP_KS, RRF_K}), sorted({*SWEEP_DEPTHS, FUSION_DEPTH})
+    answers = {q["id"]: q["answer"] for q in golden if q["answer"]}
+    # A corpus without that traced question (or whose answer cites one passage) has no such example.
+    needs_two = next((t for t in getattr(corpus, "tracers", ()) if t.id == TWO_PASSAGES), None)
+    right_two = cited_ids(needs_two.answer_text, corpus.by_id) if needs_two else []
     return {
         "misses": missed,
         "paired": pairs,
         "significance": significance(pairs),
         "prompt_reach": {**prompt_reach(ranks, "hybrid", PROMPT_PASSAGES), "retriever": "hybrid",
                          "depth": PROMPT_PASSAGES, "unanswerable": [q["id"] for q in golden if not q["answer"]]},
-        "fusion_sweep": sweep_summary(fusion_sweep(data["runs"], {q["id"]: q["answer"] for q in golden if q["answer"]},
-                                                   ks_tried, depths_tried, ks), ks_tried, depths_tried, ks),
+        "fusion_sweep": sweep_summary(fusion_sweep(data["runs"], answers, ks_tried, depths_tried, ks),
+                                      ks_tried, depths_tried, ks),
+        "convex": convex_summary(convex_sweep(data["runs"], answers, cutoffs=ks),
+                                 {str(k): data["recall"]["hybrid"][str(k)][0] for k in ks}, FUSION_DEPTH),
+        "two_passages": None if len(right_two) < 2 else {
+            "q": TWO_PASSAGES, "right": right_two, "retriever": "hybrid",
+            "ranks": {pid: rank_of([p for p, _ in data["runs"][TWO_PASSAGES]["hybrid"]], pid) for pid in right_two},
+            "by_k": two_passage_recall(data["runs"][TWO_PASSAGES]["hybrid"], right_two, ks)},
         "shared_terms": {q["id"]: sorted(set(tokenize(q["text"])) & set(tokenize(corpus.by_id[q["answer"]].text)))
                          for q in golden},
         "paraphrase_misses": {name: {k: sum(paraphrase[q] for q in ids) for k, ids in by_k.items()}

@@ -3,6 +3,8 @@
     load      corpus/ -> the help center, the questions and the page's content (builder/site.py)
     embed     every passage, question, rewrite and chunk -> a vector (builder/embed_cache.py)
     search    every question x dense, BM25 and hybrid (builder/search.py)
+    live model, int8 check   the model exported for the browser, and what int8 weights would change
+              (builder/live_model.py, builder/int8_drift.py)
     rerank    the fused candidates, rescored (builder/reranking.py)
     evaluate  recall@k, misses, intervals and sign tests (builder/search.py, builder/evaluation.py)
     tokens    what the help center and each prompt cost in tokens (builder/tokens.py)
@@ -20,7 +22,7 @@ from engine import settings
 from engine.bm25 import BM25
 from engine.dense import model_fingerprint, resolve_model
 
-from builder import labs, live_model
+from builder import int8_drift, labs, live_model
 from builder.context import Build
 from builder.core_data import page_data, questions_of
 from builder.embed_cache import EmbeddingCache, text_key
@@ -105,6 +107,14 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
                          f"{browser_model.agreement.max_cosine_diff:.1e} of the build's, rankings identical "
                          f"{browser_model.agreement.dense_rankings_identical}/{browser_model.agreement.questions}")
 
+    with log.stage("int8 check") as stage:  # what 8-bit weights would do to the same model (section 9)
+        int8 = None if browser_model is None else int8_drift.measure(
+            cache_dir, model_fingerprint(), folder, [q.text for q in questions],
+            np.asarray([vector_of[q.text] for q in questions]), passage_texts, passage_vectors)
+        stage.summary = "off" if int8 is None else ", ".join(
+            f"{v}: cosines within {int8[v]['max_cosine_diff']:.2f}, top {int8['top']} reordered for "
+            f"{int8[v]['top' + str(int8['top'])]['order']}/{int8[v]['questions']}" for v in int8_drift.VARIANTS)
+
     with log.stage("rerank") as stage:
         rerank = rerank_data(corpus, questions, runs, strict=strict)
         stage.summary = f"{len(rerank['by_question'])} questions, {rerank['model'] or 'illustrative scores'}"
@@ -121,13 +131,13 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
 
     _, how = resolve_model()
     model = {"name": settings.MODEL_LABEL, "source": how, "dimensions": settings.DIMENSIONS, "normalized": True,
-             "max_wordpieces": settings.MAX_WORDPIECES}
+             "max_wordpieces": settings.MAX_WORDPIECES, "trained_wordpieces": settings.TRAINED_WORDPIECES}
     data = page_data(site, questions, runs, tokens, model)
     data.update(rerank=rerank, rewrites=rewrites, worked_example=worked_example(content.worked_example),
                 evaluation=evaluation(corpus, data), rrf_example=rrf_example(runs, settings.RRF_K),
                 near_misses=near_misses(data["passages"], data["questions"]),
                 fts5=fts5_comparison(corpus, data, cache_dir),
-                prompt_examples=prompt_examples(corpus), samples=sample_data(corpus, data),
+                prompt_examples=prompt_examples(corpus), samples=sample_data(corpus, data), int8=int8,
                 live=None if browser_model is None else live_model.live_data(browser_model, records))
 
     with log.stage("labs") as stage:

@@ -18,7 +18,8 @@ PROMPT_PASSAGES = 5      # how many passages of the fused list a traced prompt c
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"  # the embedding model, by its hub name
 MODEL_LABEL = "all-MiniLM-L6-v2"                       # how the page names it
 DIMENSIONS = 384
-MAX_WORDPIECES = 256     # the model's window; sentence-transformers cuts longer texts
+MAX_WORDPIECES = 256     # the model's window, [CLS] and [SEP] included; sentence-transformers cuts longer texts
+TRAINED_WORDPIECES = 128 # the longest input the model was trained on (its model card)
 
 
 def as_data() -> dict:

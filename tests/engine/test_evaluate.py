@@ -38,3 +38,22 @@ def test_the_docstring_example():
 
 def test_no_questions():
     assert recall_at_k([], 5) == (0, 0)
+
+
+def test_passages_found_counts_each_right_passage_in_the_top_k():
+    from engine.evaluate import passages_found
+
+    # Two right passages, at ranks 1 and 3: half found at k = 1 and 2, both at k = 3.
+    assert passages_found(RANKED, ["err-4290", "refund-new"], 1) == (1, 2)
+    assert passages_found(RANKED, ["err-4290", "refund-new"], 2) == (1, 2)
+    assert passages_found(RANKED, ["err-4290", "refund-new"], 3) == (2, 2)
+    assert passages_found(RANKED, ["sync-offline"], 4) == (0, 1)
+
+
+def test_with_one_right_passage_recall_is_the_hit_rate():
+    from engine.evaluate import passages_found
+
+    golden = [["err-4290"], ["refund-new"], ["sync-offline"]]
+    for k in (1, 2, 3, 4):
+        found = sum(passages_found(RANKED, right, k)[0] for right in golden)
+        assert (found, len(golden)) == recall_at_k([rank_of(RANKED, r[0]) for r in golden], k)

@@ -1,11 +1,13 @@
-"""What builder/evaluation.py adds to the recall table beyond misses and intervals: the bar
-for many comparisons at once (Bonferroni), which right passages reach the prompt, and how
-recall moves with fusion's two settings; on hand-made ranks, then on the site the session
-built."""
+"""What builder/evaluation.py adds to the recall table beyond misses and intervals: the bars
+for many comparisons at once (Bonferroni, Holm), which right passages reach the prompt, how
+recall moves with fusion's two settings, a convex combination of scores beside RRF, and recall
+against the hit rate on a question that needs two passages; on hand-made ranks, then on the
+site the session built."""
 
 import pytest
 
-from builder.evaluation import ALPHA, bonferroni, fusion_sweep, prompt_reach, significance, sweep_summary
+from builder.evaluation import (ALPHA, bonferroni, cited_ids, convex_summary, convex_sweep, fusion_sweep, holm,
+                                prompt_reach, significance, sweep_summary, two_passage_recall)
 from engine import settings
 
 
@@ -22,6 +24,63 @@ def test_significance_counts_every_comparison_and_names_those_that_clear_each_ba
     assert got["below_alpha"] == [["a-b", "1"], ["a-c", "1"]]
     assert got["below_bonferroni"] == [["a-c", "1"]]  # 0.004 < 0.0125; 0.022 is not
     assert significance({})["tests"] == 0
+
+
+def test_holm_steps_down_through_the_sorted_p_values():
+    # Sorted: 0.004 < 0.05/4, 0.012 < 0.05/3, 0.02 < 0.05/2, then 0.3 is not below 0.05/1.
+    assert holm([0.3, 0.004, 0.02, 0.012], 0.05) == [1, 3, 2]
+    # Bonferroni's bar, 0.05/4 = 0.0125, clears only two of them: Holm clears one more.
+    assert [p for p in [0.3, 0.004, 0.02, 0.012] if p < bonferroni(0.05, 4)] == [0.004, 0.012]
+
+
+def test_holm_stops_at_the_first_p_value_that_misses_its_bar():
+    # 0.01 < 0.05/3, but 0.03 is not below 0.05/2, so 0.04 is not tried, although 0.04 < 0.05.
+    assert holm([0.04, 0.01, 0.03], 0.05) == [1]
+    assert holm([0.2, 0.5], 0.05) == []
+    assert holm([], 0.05) == []
+
+
+def test_significance_names_what_clears_holm():
+    pairs = {"a-b": {"1": {"p": 0.02}, "3": {"p": 0.3}},
+             "a-c": {"1": {"p": 0.004}, "3": {"p": 0.012}}}
+    got = significance(pairs, alpha=0.05)
+    assert got["below_bonferroni"] == [["a-c", "1"], ["a-c", "3"]]          # below 0.05 / 4
+    assert got["below_holm"] == [["a-b", "1"], ["a-c", "1"], ["a-c", "3"]]  # 0.02 < 0.05 / 2 too
+
+
+def test_convex_sweep_weighs_the_two_scaled_lists():
+    runs = {"q1": {"dense": [["a", 0.9], ["b", 0.7], ["c", 0.5]], "bm25": [["b", 6.0], ["c", 2.0]]},
+            "q2": {"dense": [["c", 0.8], ["a", 0.4]], "bm25": [["a", 5.0]]}}
+    got = convex_sweep(runs, {"q1": "b", "q2": "c"}, alphas=(0.2, 0.8), depth=8, cutoffs=(1, 2))
+    # q1, scaled: dense a 1, b 0.5, c 0; BM25 b 1, c 0. At 0.2: a 0.2, b 0.1 + 0.8 = 0.9: b first.
+    # At 0.8: a 0.8, b 0.4 + 0.2 = 0.6: b second.
+    # q2, scaled: dense c 1, a 0; BM25 a 1 (alone in its list). At 0.2: c 0.2, a 0.8: c second.
+    # At 0.8: c 0.8, a 0.2: c first.
+    assert got == {"0.2": {"1": 1, "2": 2}, "0.8": {"1": 1, "2": 2}}
+    assert convex_sweep(runs, {"q1": "b"}, alphas=(0.2, 0.8), cutoffs=(1,)) == {"0.2": {"1": 1}, "0.8": {"1": 0}}
+
+
+def test_convex_summary_names_the_weights_that_match_or_beat_rrf():
+    recall = {"0.3": {"1": 5, "3": 9}, "0.5": {"1": 6, "3": 9}, "0.7": {"1": 6, "3": 10}}
+    got = convex_summary(recall, {"1": 6, "3": 9}, depth=8)
+    assert got["match_rrf"] == ["0.5", "0.7"]   # 0.3 finds one fewer at 1
+    assert got["beat_rrf"] == ["0.7"]           # 10 > 9 at 3
+    assert (got["rrf"], got["depth"], got["alphas"]) == ({"1": 6, "3": 9}, 8, ["0.3", "0.5", "0.7"])
+
+
+def test_recall_and_hit_rate_part_on_a_question_that_needs_two_passages():
+    run = [["a", 3.0], ["x", 2.5], ["y", 2.0], ["b", 1.0]]
+    got = two_passage_recall(run, ["a", "b"], cutoffs=(1, 3, 4))
+    assert got == {"1": {"found": 1, "of": 2, "hit": True},   # a hit already, half the passages
+                   "3": {"found": 1, "of": 2, "hit": True},
+                   "4": {"found": 2, "of": 2, "hit": True}}
+    assert two_passage_recall(run, ["z"], cutoffs=(4,)) == {"4": {"found": 0, "of": 1, "hit": False}}
+
+
+def test_cited_ids_reads_the_bracketed_passage_ids_in_order():
+    text = "Limits apply [api-limits]. Retry later [api-limits] [err-4290]; see [the docs] and [sic]."
+    assert cited_ids(text, {"api-limits", "err-4290"}) == ["api-limits", "err-4290"]
+    assert cited_ids("No citation.", {"api-limits"}) == []
 
 
 def test_prompt_reach_splits_the_questions_by_whether_the_right_passage_is_sent():
@@ -64,3 +123,12 @@ def test_on_the_help_center(data):
     assert reach["depth"] == data["settings"]["prompt_passages"]
     assert len(reach["sent"]) == data["recall"]["hybrid"][str(reach["depth"])][0]
     assert sorted(reach["sent"] + reach["not_sent"]) == sorted(data["ranks"])
+    # The convex sweep sits beside the page's own RRF figures, at the page's fusion depth.
+    convex = e["convex"]
+    assert convex["rrf"] == {k: data["recall"]["hybrid"][k][0] for k in convex["rrf"]}
+    assert convex["depth"] == settings.FUSION_DEPTH and convex["alphas"][0] == "0.1" and convex["alphas"][-1] == "0.9"
+    # The API question needs the two passages its answer cites; each is in the fused list.
+    two = e["two_passages"]
+    assert two["right"] == ["api-limits", "err-4290"]
+    hybrid = [pid for pid, _ in data["runs"]["api-rate-limit"]["hybrid"]]
+    assert two["ranks"] == {pid: hybrid.index(pid) + 1 for pid in two["right"]}
