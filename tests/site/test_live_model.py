@@ -143,7 +143,7 @@ class FakeExports:
         path.write_bytes(b"x" * {"fp16": 10, "fp16-embeddings": 20, "fp32": 40}[precision])
 
     def embed_with(self, path, location, texts):
-        precision = path.stem.split("-", 1)[1]
+        precision = next(p for p in live_model.PRECISIONS if path.stem.endswith(f"-{p}"))
         self.calls.append(("embed", precision))
         return self.build + self.errors[precision]
 
