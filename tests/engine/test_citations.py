@@ -113,6 +113,13 @@ def test_entities_are_decoded_once():
     assert decode_entities("&amp;lt;") == "&lt;"
 
 
+def test_a_quote_is_decoded_once_when_it_is_normalized():
+    # Decoding twice would turn a model's doubly escaped "&amp;lt;b&amp;gt;" into real markup.
+    assert normalize("&amp;lt;b&amp;gt;") == "&lt;b&gt;"
+    assert problems(Claim("Use Share.", "forum-pdf", "use &amp;lt;b&amp;gt;Share")) == [
+        "quote not found in source 'forum-pdf'"]
+
+
 def test_unknown_entities_and_impossible_code_points_stay_as_written():
     assert decode_entities("&bogus; &AMP; &#0; &#x110000; &#xD800; &amp no semicolon") == \
         "&bogus; &AMP; &#0; &#x110000; &#xD800; &amp no semicolon"
