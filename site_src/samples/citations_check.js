@@ -4,7 +4,8 @@
 // quotes and dashes, HTML entities, and words left out with "..."); and is every number of the
 // claim, in digits or in words, also in the quote.
 //
-// Example: check({text: "three weeks", source_id: "refund-new", quote: "within 14 days"}, SOURCES)
+// Example: check({text: "three weeks", source_id: "refund-new",
+//                 quote: "refundable within 14 days"}, SOURCES)
 //          -> ['number 3 ("three") in the claim is not in the quote']
 
 // The passages that were sent to the model, by id.
@@ -28,7 +29,8 @@ const CLAIMS = [
   { text: "You can get your money back within 21 days of paying.",
     source_id: "refund-new", quote: "refundable within 14 days of the payment" },
   { text: "Cancelling after 14 days refunds the current billing period.",
-    source_id: "refund-new", quote: "After those 14 days, cancelling stops all future charges" },
+    source_id: "refund-new",
+    quote: "After those 14 days, cancelling stops all future charges" },
   // Real model output: an entity and a number in words; a number word that is wrong; a
   // one-word quote; a quote shortened with "…"; and a shortened quote that drops a "not".
   { text: "Paid plans can be refunded for fourteen days after paying.",
@@ -37,38 +39,37 @@ const CLAIMS = [
     source_id: "refund-new", quote: "refundable within 14 days of the payment" },
   { text: "Paid plans can be refunded.",
     source_id: "refund-new", quote: "refundable" },
-  { text: "After 14 days, cancelling stops future charges but does not refund the current period.",
+  { text: "After 14 days, cancelling stops future charges but not the current period's.",
     source_id: "refund-new",
-    quote: "After those 14 days, cancelling stops all future charges\u2026 the current billing period is not refunded" },
+    quote: "After those 14 days, cancelling stops all future charges\u2026 " +
+           "the current billing period is not refunded" },
   { text: "The current billing period is refunded when you cancel.",
     source_id: "refund-new",
-    quote: "the current billing period is \u2026 refunded and the workspace keeps its paid features" },
+    quote: "the current billing period is \u2026 refunded and the workspace keeps " +
+           "its paid features" },
 ];
 
-// 1. Normalize: decode HTML entities once, fold typographic characters, lower-case, one space.
-const ENTITIES = {
-  amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0",
-  lsquo: "\u2018", rsquo: "\u2019", sbquo: "\u201a", ldquo: "\u201c", rdquo: "\u201d",
-  bdquo: "\u201e", laquo: "\u00ab", raquo: "\u00bb", hellip: "\u2026",
-  ndash: "\u2013", mdash: "\u2014", hyphen: "\u2010", minus: "\u2212",
-  ensp: "\u2002", emsp: "\u2003", thinsp: "\u2009", shy: "\u00ad",
-};
+// 1. Normalize both sides: HTML entities decoded once, typographic characters folded to ASCII,
+//    lower-case, every run of white space one space.
+const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0",
+                   lsquo: "\u2018", rsquo: "\u2019", sbquo: "\u201a", ldquo: "\u201c",
+                   rdquo: "\u201d", bdquo: "\u201e", laquo: "\u00ab", raquo: "\u00bb",
+                   hellip: "\u2026", ndash: "\u2013", mdash: "\u2014", hyphen: "\u2010",
+                   minus: "\u2212", ensp: "\u2002", emsp: "\u2003", thinsp: "\u2009",
+                   shy: "\u00ad" };
 const ENTITY = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]*));/g;
-const FOLDED = {
-  "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u02bc": "'", "\uff07": "'",
-  "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
-  "\uff02": '"',
-  "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
-  "\ufe58": "-", "\ufe63": "-", "\uff0d": "-",
-  "\u2026": "...",
-  "\u00ad": "", "\u200b": "", "\u2060": "",
-};
+const each = (chars, to) => [...chars].map((ch) => [ch, to]);
+const FOLDED = Object.fromEntries([...each("\u2018\u2019\u201a\u201b\u2032\u02bc\uff07", "'"),
+  ...each("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\uff02", '"'),
+  ...each("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
+  ["\u2026", "..."], ...each("\u00ad\u200b\u2060", "")]);
 const FOLD = new RegExp("[" + Object.keys(FOLDED).join("") + "]", "g");
 
 function entity(whole, decimal, hexadecimal, name) {
   if (name !== undefined) return Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : whole;
   const code = decimal !== undefined ? parseInt(decimal, 10) : parseInt(hexadecimal, 16);
-  return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole;
+  const ok = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+  return ok ? String.fromCodePoint(code) : whole;
 }
 
 function normalize(text) {
@@ -76,58 +77,60 @@ function normalize(text) {
   return folded.toLowerCase().replace(/\s+/g, " ").replace(/^ +| +$/g, "");
 }
 
-// 2. Numbers, in digits or in words, each read as its value ("twenty-one" -> "21").
-const UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen " +
-               "fifteen sixteen seventeen eighteen nineteen").split(" ");
-const TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+// 2. Numbers in digits or in words, each read as its value: "twenty-one" -> "21".
+const UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen " +
+               "fourteen fifteen sixteen seventeen eighteen nineteen").split(" ");
+const TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
 const POWERS = { hundred: 2, thousand: 3, million: 6, billion: 9 };
-const PRONOUN_BEFORE = ["the", "this", "that", "which", "each", "every", "any", "no", "other", "another"];
 const START = "(?<![a-z0-9])", END = "(?![a-z0-9])";
-const WORDS = "(?:(?:" + TENS.join("|") + ")(?:[- ](?:" + UNITS.slice(1, 10).join("|") + "))?|" + UNITS.join("|") + ")";
-const SCALE = "(?:[- ](" + Object.keys(POWERS).join("|") + ")" + END + ")?";
+const ONES = UNITS.slice(1, 10).join("|");
+const WORDS = `(?:(?:${TENS.join("|")})(?:[- ](?:${ONES}))?|${UNITS.join("|")})`;
+const SCALE = `(?:[- ](${Object.keys(POWERS).join("|")})${END})?`;
 const NUMBER = new RegExp(
-  START + "(?:" + PRONOUN_BEFORE.join("|") + ")[- ]one" + END           // "the one", "no one": a pronoun
-  + "|" + START + "one(?= (?:of|another)" + END + ")"                    // "one of", "one another": a pronoun
-  + "|([0-9]+(?:,[0-9]{3})*(?:\\.[0-9]+)?)" + SCALE                       // 14, 20,000, 2.5 million
-  + "|" + START + "(" + WORDS + ")" + END + SCALE                         // three, twenty-one, two hundred
-  + "|" + START + "(?:a[- ])?(dozen|" + Object.keys(POWERS).join("|") + ")" + END, "g");  // a dozen, a hundred
+  `${START}(?:the|this|that|which|each|every|any|no|other|another)[- ]one${END}` +  // pronoun
+  `|${START}one(?= (?:of|another)${END})` +                  // "one of": a pronoun too
+  `|([0-9]+(?:,[0-9]{3})*(?:\\.[0-9]+)?)${SCALE}` +         // 14, 20,000, 2.5 million
+  `|${START}(${WORDS})${END}${SCALE}` +                       // three, twenty-one, two hundred
+  `|${START}(?:a[- ])?(dozen|${Object.keys(POWERS).join("|")})${END}`, "g");  // a dozen, a hundred
 
-// '2.50' times 10**zeros, written without needless zeros: ('2.5', 3) -> '2500'.
+// A decimal times 10**zeros, without needless zeros: ('2.50', 3) -> '2500'.
 function shifted(digits, zeros) {
-  const point = digits.indexOf(".");
-  const whole = point < 0 ? digits : digits.slice(0, point);
-  const fraction = (point < 0 ? "" : digits.slice(point + 1)) + "0".repeat(zeros);
-  const left = (whole + fraction.slice(0, zeros)).replace(/^0+/, "") || "0";
-  const right = fraction.slice(zeros).replace(/0+$/, "");
+  const [whole, fraction = ""] = digits.split(".");
+  const padded = fraction + "0".repeat(zeros);
+  const left = (whole + padded.slice(0, zeros)).replace(/^0+/, "") || "0";
+  const right = padded.slice(zeros).replace(/0+$/, "");
   return right ? left + "." + right : left;
 }
 
-function wordValue(words) {
-  const parts = words.split(/[- ]/);
-  const tens = TENS.includes(parts[0]) ? 10 * (TENS.indexOf(parts[0]) + 2) : 0;
-  const last = parts[parts.length - 1];
-  return UNITS.includes(last) ? tens + UNITS.indexOf(last) : tens;
+function valueOf(match) {
+  const [, digits, digitsScale, words, wordsScale, alone] = match;
+  if (digits !== undefined) return shifted(digits.replaceAll(",", ""), POWERS[digitsScale] ?? 0);
+  if (words !== undefined) {
+    const parts = words.split(/[- ]/);
+    const tens = TENS.includes(parts[0]) ? 10 * (TENS.indexOf(parts[0]) + 2) : 0;
+    const units = UNITS.includes(parts.at(-1)) ? UNITS.indexOf(parts.at(-1)) : 0;
+    return shifted(String(tens + units), POWERS[wordsScale] ?? 0);
+  }
+  if (alone !== undefined) return alone === "dozen" ? "12" : shifted("1", POWERS[alone]);
+  return null;  // "one" as a pronoun
 }
 
-// [[value, as written]] of every number in normalized text, and the text without them.
+// [[value, as written]] of each number in normalized text, and the text without them.
 function readNumbers(text) {
   const found = [];
   let rest = "", last = 0;
   for (const match of text.matchAll(NUMBER)) {
-    const [written, digits, digitsScale, words, wordsScale, alone] = match;
-    let value;
-    if (digits !== undefined) value = shifted(digits.replaceAll(",", ""), POWERS[digitsScale] ?? 0);
-    else if (words !== undefined) value = shifted(String(wordValue(words)), POWERS[wordsScale] ?? 0);
-    else if (alone !== undefined) value = alone === "dozen" ? "12" : shifted("1", POWERS[alone]);
-    else continue;
-    found.push([value, written]);
-    rest += text.slice(last, match.index) + " ";
-    last = match.index + written.length;
+    const value = valueOf(match);
+    if (value !== null) {
+      found.push([value, match[0]]);
+      rest += text.slice(last, match.index) + " ";
+      last = match.index + match[0].length;
+    }
   }
   return [found, rest + text.slice(last)];
 }
 
-// Each number once, in order: 'three tries, 20,000 rows' -> [['3', 'three'], ['20000', '20,000']].
+// Each number once: 'three tries, 20,000 rows' -> [['3', 'three'], ['20000', '20,000']].
 function numbers(text) {
   const first = new Map();
   for (const [value, written] of readNumbers(normalize(text))[0]) {
@@ -136,31 +139,24 @@ function numbers(text) {
   return [...first.entries()];
 }
 
-// 3. Quotes: long enough, and in the source as a whole or as pieces cut at "..." in order.
+// 3. Quotes: long enough, and in the source whole or as pieces cut at "..." in their order.
 const ELISION = / ?(?:\[\.{3,}\]|\(\.{3,}\)|\.{3,}) ?/;
-const TERM = /[\p{L}\p{N}]+/gu;
-
-function piecesOf(quote) {
-  return quote.split(ELISION).filter((piece) => piece);
-}
 
 function tooShort(piece) {
   const [found, rest] = readNumbers(piece);
-  const words = (rest.match(TERM) || []).length;
-  if (!words && !found.length) return "has no words";
-  if (!words) return "is only a number";
+  const words = (rest.match(/[\p{L}\p{N}]+/gu) || []).length;
+  if (!words) return found.length ? "is only a number" : "has no words";
   return words + found.length < 2 ? "is one word" : "";
 }
 
 function missingPiece(pieces, text) {
   let at = 0;
-  for (let number = 0; number < pieces.length; number++) {
-    const piece = pieces[number];
+  for (const [n, piece] of pieces.entries()) {
     const where = text.indexOf(piece, at);
-    if (where < 0) {
-      if (number && text.includes(piece)) return `the piece "${piece}" does not come after "${pieces[number - 1]}"`;
-      return `the piece "${piece}" is not in it`;
+    if (where < 0 && n && text.includes(piece)) {
+      return `the piece "${piece}" does not come after "${pieces[n - 1]}"`;
     }
+    if (where < 0) return `the piece "${piece}" is not in it`;
     at = where + piece.length;
   }
   return "";
@@ -174,27 +170,21 @@ function check(claim, sources) {
   }
   const problems = [];
   const quote = normalize(claim.quote), text = normalize(sources[sourceId]);
-  let pieces, elided;
-  if (text.includes(quote)) {  // found as written, even with "..." in it
-    pieces = piecesOf(quote).length ? [quote] : [];
-    elided = false;
-  } else {
-    pieces = piecesOf(quote);
-    elided = pieces.length > 1 || pieces[0] !== quote;
-  }
-  if (!pieces.length) {
-    problems.push("the quote is empty");
-  } else {
-    for (const piece of pieces) {
-      const reason = tooShort(piece);
-      if (reason && elided) {
-        problems.push(`the piece "${piece}" of the shortened quote ${reason}: too short to support a claim`);
-      } else if (reason) {
-        problems.push(`the quote ${reason}: too short to support a claim`);
-      }
+  let pieces = quote.split(ELISION).filter((piece) => piece);
+  const elided = !text.includes(quote) && !(pieces.length === 1 && pieces[0] === quote);
+  if (!elided && pieces.length) pieces = [quote];  // found as written, even with "..." in it
+  if (!pieces.length) problems.push("the quote is empty");
+  for (const piece of pieces) {
+    const reason = tooShort(piece);
+    if (reason) {
+      const what = elided ? `the piece "${piece}" of the shortened quote` : "the quote";
+      problems.push(`${what} ${reason}: too short to support a claim`);
     }
-    const missing = missingPiece(pieces, text);
-    if (missing) problems.push(`quote not found in source '${sourceId}'` + (elided ? `: ${missing}` : ""));
+  }
+  const missing = pieces.length ? missingPiece(pieces, text) : "";
+  if (missing) {
+    const where = `quote not found in source '${sourceId}'`;
+    problems.push(elided ? `${where}: ${missing}` : where);
   }
   const quoted = numbers(claim.quote).map(([value]) => value);
   for (const [value, written] of numbers(claim.text)) {
@@ -221,4 +211,5 @@ CLAIMS.forEach((claim, i) => {
   }
 });
 console.log();
-console.log(`Passed every check: ${passed.length} of ${CLAIMS.length} (claims ${passed.join(", ")})`);
+const which = passed.join(", ");
+console.log(`Passed every check: ${passed.length} of ${CLAIMS.length} (claims ${which})`);
