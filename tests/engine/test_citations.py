@@ -286,6 +286,13 @@ def test_what_the_number_words_do_not_cover():
     assert numbers_in("the first, second and third time; half the plans; once or twice") == []
 
 
+def test_the_quotes_number_words_are_read_after_normalizing_it():
+    # Capitals and a non-breaking hyphen in the quote: still twenty-one, still 21.
+    sources = {"typeset": "Twenty\u2011One days after the payment, the period ends."}
+    claim = Claim("The period ends 21 days after the payment.", "typeset", "Twenty\u2011One days after the payment")
+    assert check_claim(claim, sources).ok
+
+
 def test_a_number_word_names_itself_in_the_problem():
     claim = Claim("Refunds within twenty-one days.", "refund-new", "possible within 14 days")
     assert problems(claim) == ['number 21 ("twenty-one") in the claim is not in the quote']

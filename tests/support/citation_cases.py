@@ -9,6 +9,7 @@ EXTRA_SOURCES = {
     'x" onmouseover="y': "<b>bold</b> text",
     "typeset": "An owner adds the provider\u2019s details \u2014 see \u201cSecurity\u201d\u2026 Loading... done.",
     "dupes": "Refunds within 14 days only, and 14 days only.",
+    "numbers": "Twenty\u2011One days after the payment, and &nbsp;Forty-two more.",
 }
 
 # (claim text, source id, quote)
@@ -61,6 +62,8 @@ CLAIM_CASES = [
     ("Refunds within fourteen days.", "refund-new", "refundable within 14 days"),
     ("Retried 3 times over 7 days.", "err-4031", "failed three retries over seven days"),
     ("Retried three times over a week.", "err-4031", "failed three retries over seven days"),
+    ("The period ends 21 days after the payment.", "numbers", "Twenty\u2011One days after the payment"),
+    ("Forty-two more, 21 days.", "numbers", "TWENTY-ONE days after the payment, and \u00a0forty\u2013two more"),
     ("Refunds within twenty-one days.", "refund-new", "refundable within 14 days"),
     ("Refunds within Twenty One days.", "refund-new", "refundable within 14 days"),
     ("Forty\u2011two and a dozen and two hundred", "refund-new", "refundable within 14 days"),
