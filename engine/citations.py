@@ -1,20 +1,248 @@
-"""Check a model's citations with code: does the source exist, is the quote in it,
-are the claim's numbers in the quote?
+"""Check a model's citations with code: was the source sent, is the quote in it, is the quote
+long enough to support anything, are the claim's numbers in the quote?
 
-What code cannot check is whether a real quote supports the claim made from it; that
-needs a judge model or a person.
+Quotes are matched the way a reader would compare them, not byte for byte: both sides are
+normalized (HTML entities decoded once, typographic quotes, dashes and spaces folded, case
+ignored), and a quote shortened with "..." or "…" is read as pieces that must each be long
+enough and appear in the source in that order. Numbers are compared by value, whether written
+in digits ("14", "20,000") or in words ("fourteen", "twenty-one", "a dozen", "two hundred").
 
-Example: check_citations([Claim("Free allows 100 MB", "err-4021", "100 MB")],
-                         {"err-4021": "... up to 100 MB on Free ..."})[0].ok -> True
+What code cannot check is whether a real quote supports the claim made from it (a unit, a
+negation, a condition, a paraphrase); that needs a judge model or a person.
+
+The browser's twin is site_src/scripts/engine.js (normalize, numbersIn, checkClaim), proven
+equal by tests/site/test_js_engine.py on a shared table of cases.
+
+Example: check_citations([Claim("Free allows 100 MB", "err-4021", "100 MB for Free")],
+                         {"err-4021": "... up to 100 MB for Free ..."})[0].ok -> True
 """
 
 import re
 from dataclasses import dataclass, field
 
-# A number as people write it: 14, 2026, 20,000 or 2.5 (thousands separators dropped).
-_NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?")
+from engine.tokenize import tokenize
+
+# ---------------------------------------------------------------------------- normalization
+
+# The named HTML entities a quote copied from an escaped prompt or a web page plausibly
+# carries. Any other name stays as written; so does anything decoded once ("&amp;lt;" -> "&lt;").
+ENTITIES = {
+    "amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'", "nbsp": "\u00a0",
+    "lsquo": "\u2018", "rsquo": "\u2019", "sbquo": "\u201a", "ldquo": "\u201c", "rdquo": "\u201d",
+    "bdquo": "\u201e", "laquo": "\u00ab", "raquo": "\u00bb", "hellip": "\u2026",
+    "ndash": "\u2013", "mdash": "\u2014", "hyphen": "\u2010", "minus": "\u2212",
+    "ensp": "\u2002", "emsp": "\u2003", "thinsp": "\u2009", "shy": "\u00ad",
+}
+_ENTITY = re.compile(r"&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]*));")
+
+# Characters typeset text uses where a model (or a person typing) writes ASCII, and the
+# invisible ones that only break a match. Unicode normalization forms (NFC, NFKC) are not
+# applied: Python and the browser may follow different Unicode versions, and the twins must agree.
+FOLDED = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u02bc": "'", "\uff07": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
+    "\uff02": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+    "\ufe58": "-", "\ufe63": "-", "\uff0d": "-",
+    "\u2026": "...",
+    "\u00ad": "", "\u200b": "", "\u2060": "",  # soft hyphen, zero-width space, word joiner
+}
+_FOLD = re.compile("[" + "".join(FOLDED) + "]")
 # JavaScript's \s, spelled out, so the browser's twin of this checker splits exactly the same.
 _SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+
+
+def decode_entities(text: str) -> str:
+    """HTML entities decoded, once: named ones of ENTITIES, and numeric ones.
+
+    Example: decode_entities("Share &amp; export&#8217;s &amp;lt;b&gt;") -> "Share & export’s &lt;b>"
+    """
+    def decoded(match: re.Match) -> str:
+        decimal, hexadecimal, name = match.groups()
+        if name is not None:
+            return ENTITIES.get(name, match.group())
+        code = int(decimal) if decimal is not None else int(hexadecimal, 16)
+        if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
+            return chr(code)
+        return match.group()
+
+    return _ENTITY.sub(decoded, text)
+
+
+def normalize(text: str) -> str:
+    """Entities decoded, quotes, dashes and "…" folded to ASCII, lower-case, every run of white
+    space as one space, trimmed.
+
+    Example: normalize("The  provider&rsquo;s\\nDetails — Settings") -> "the provider's details - settings"
+    """
+    folded = _FOLD.sub(lambda match: FOLDED[match.group()], decode_entities(text))
+    return _SPACE.sub(" ", folded.lower()).strip(" ")
+
+
+# ---------------------------------------------------------------------------------- numbers
+
+UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+         "fifteen sixteen seventeen eighteen nineteen").split()
+TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")  # 20, 30, ... 90
+POWERS = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9}  # the zeros each scale word adds
+# "one" is a pronoun, not 1, right after these words ("the one you need", "no one") or right
+# before "of" or "another" ("one of the plans", "one another").
+PRONOUN_BEFORE = ("the", "this", "that", "which", "each", "every", "any", "no", "other", "another")
+
+_START, _END = "(?<![a-z0-9])", "(?![a-z0-9])"  # a word of its own: no letter or digit touching it
+_WORDS = f"(?:(?:{'|'.join(TENS)})(?:[- ](?:{'|'.join(UNITS[1:10])}))?|{'|'.join(UNITS)})"
+_SCALE = f"(?:[- ]({'|'.join(POWERS)}){_END})?"
+# On normalized text; the groups: 1 digits, 2 their scale, 3 words, 4 their scale, 5 a scale
+# word alone. A match with no group is "one" as a pronoun.
+_NUMBER = re.compile(
+    f"{_START}(?:{'|'.join(PRONOUN_BEFORE)})[- ]one{_END}"
+    f"|{_START}one(?= (?:of|another){_END})"
+    f"|([0-9]+(?:,[0-9]{{3}})*(?:\\.[0-9]+)?){_SCALE}"
+    f"|{_START}({_WORDS}){_END}{_SCALE}"
+    f"|{_START}(?:a[- ])?(dozen|{'|'.join(POWERS)}){_END}")
+
+
+def _shifted(digits: str, zeros: int = 0) -> str:
+    """A decimal written in digits, times 10**zeros, written canonically (exact, any length).
+
+    Example: [_shifted("2.50", 3), _shifted("007"), _shifted("0.50")] -> ["2500", "7", "0.5"]
+    """
+    whole, _, fraction = digits.partition(".")
+    fraction += "0" * zeros
+    whole, fraction = (whole + fraction[:zeros]).lstrip("0") or "0", fraction[zeros:].rstrip("0")
+    return f"{whole}.{fraction}" if fraction else whole
+
+
+def _word_value(words: str) -> int:
+    """'twenty-one' -> 21, 'twenty one' -> 21, 'forty' -> 40, 'seven' -> 7."""
+    parts = re.split("[- ]", words)
+    tens = 10 * (TENS.index(parts[0]) + 2) if parts[0] in TENS else 0
+    return tens + UNITS.index(parts[-1]) if parts[-1] in UNITS else tens
+
+
+def _value(match: re.Match) -> str | None:
+    """The number a match of _NUMBER stands for, in canonical digits; None for "one" as a pronoun."""
+    digits, digits_scale, words, words_scale, alone = match.groups()
+    if digits is not None:
+        return _shifted(digits.replace(",", ""), POWERS.get(digits_scale, 0))
+    if words is not None:
+        return _shifted(str(_word_value(words)), POWERS.get(words_scale, 0))
+    if alone is not None:
+        return "12" if alone == "dozen" else _shifted("1", POWERS[alone])
+    return None
+
+
+def _read_numbers(text: str) -> tuple[list[tuple[str, str]], str]:
+    """On normalized text: every number as (value, as written), and the text with them cut out."""
+    found, rest, last = [], [], 0
+    for match in _NUMBER.finditer(text):
+        value = _value(match)
+        if value is None:
+            continue
+        found.append((value, match.group()))
+        rest += [text[last:match.start()], " "]
+        last = match.end()
+    return found, "".join(rest) + text[last:]
+
+
+def numbers_in(text: str) -> list[tuple[str, str]]:
+    """Each number of `text`, once, in order: (its value in digits, how it was first written).
+
+    Example: numbers_in("QB-4021: three tries, then 20,000 rows or 3 more")
+             -> [('4021', '4021'), ('3', 'three'), ('20000', '20,000')]
+    """
+    first: dict[str, str] = {}
+    for value, written in _read_numbers(normalize(text))[0]:
+        first.setdefault(value, written)
+    return list(first.items())
+
+
+# ----------------------------------------------------------------------------------- quotes
+
+# "...", "…" (folded to "..."), "[...]" or "(...)": words left out of a quote.
+_ELISION = re.compile(r" ?(?:\[\.{3,}\]|\(\.{3,}\)|\.{3,}) ?")
+
+
+def quote_pieces(quote: str) -> list[str]:
+    """The normalized quote cut at its elisions, empty pieces dropped.
+
+    Example: quote_pieces("…refundable within 14 days … is not refunded.") ->
+             ['refundable within 14 days', 'is not refunded.']
+    """
+    return _pieces(normalize(quote))
+
+
+def _pieces(quote: str) -> list[str]:
+    return [piece for piece in _ELISION.split(quote) if piece]
+
+
+def too_short(piece: str) -> str:
+    """Why a normalized quote (or piece of one) is too short to support a claim, or "": it needs
+    two words or more, one of them not a number.
+
+    Example: [too_short("refundable"), too_short("twenty-one"), too_short("14 days")]
+             -> ["is one word", "is only a number", ""]
+    """
+    numbers, rest = _read_numbers(piece)
+    words = len(tokenize(rest))
+    if not words and not numbers:
+        return "has no words"
+    if not words:
+        return "is only a number"
+    return "is one word" if words + len(numbers) < 2 else ""
+
+
+def _missing_piece(pieces: list[str], text: str) -> str:
+    """Why the pieces are not all in `text` in order ("" when they are): each is looked for
+    after the end of the one before, so the earliest place that fits is always taken."""
+    at = 0
+    for number, piece in enumerate(pieces):
+        found = text.find(piece, at)
+        if found < 0:
+            return (f'the piece "{piece}" does not come after "{pieces[number - 1]}"'
+                    if number and piece in text else f'the piece "{piece}" is not in it')
+        at = found + len(piece)
+    return ""
+
+
+def _as_quoted(quote: str, text: str) -> tuple[list[str], bool]:
+    """On normalized text: the pieces to check, and whether they are pieces of an elided quote.
+    A quote found as written is one piece, even with "..." in it (the source may say "Loading...")."""
+    if quote in text:
+        return ([quote] if _pieces(quote) else []), False
+    pieces = _pieces(quote)
+    return pieces, len(pieces) > 1 or pieces[:1] != [quote]
+
+
+def quote_in(quote: str, text: str) -> bool:
+    """Is the quote in the text, after normalizing both, as a whole or as its pieces in order?
+
+    Example: quote_in("paid plans … 14 days", "Paid plans are refundable within 14 days.") -> True
+    """
+    normalized = normalize(text)
+    pieces, _ = _as_quoted(normalize(quote), normalized)
+    return bool(pieces) and not _missing_piece(pieces, normalized)
+
+
+def quote_problems(quote: str, text: str, source_id: str) -> list[str]:
+    """What is wrong with a quote of source `source_id` whose text is `text`."""
+    normalized = normalize(text)
+    pieces, elided = _as_quoted(normalize(quote), normalized)
+    if not pieces:
+        return ["the quote is empty"]
+    problems = []
+    for piece in pieces:
+        reason = too_short(piece)
+        if reason:
+            problems.append(f'the piece "{piece}" of the shortened quote {reason}: too short to support a claim'
+                            if elided else f"the quote {reason}: too short to support a claim")
+    missing = _missing_piece(pieces, normalized)
+    if missing:
+        problems.append(f"quote not found in source '{source_id}'" + (f": {missing}" if elided else ""))
+    return problems
+
+
+# ----------------------------------------------------------------------------------- claims
 
 
 @dataclass(frozen=True)
@@ -34,29 +262,15 @@ class CitationResult:
         return not self.problems
 
 
-def normalize(text: str) -> str:
-    """Lower-case, every run of white space as one space, trimmed."""
-    return _SPACE.sub(" ", text.lower()).strip(" ")
-
-
-def whole_numbers(text: str) -> list[str]:
-    """Each number, once, in order: 'QB-4021: 100 MB, 20,000 rows' -> ['4021', '100', '20000']."""
-    return list(dict.fromkeys(number.replace(",", "") for number in _NUMBER.findall(text)))
-
-
 def check_claim(claim: Claim, sources: dict[str, str]) -> CitationResult:
     if claim.source_id not in sources:
         return CitationResult(claim, [f"unknown source id '{claim.source_id}': it was not sent to the model"])
-    problems = []
-    quote = normalize(claim.quote)
-    if not quote:
-        problems.append("the quote is empty")
-    elif quote not in normalize(sources[claim.source_id]):
-        problems.append(f"quote not found in source '{claim.source_id}'")
-    quoted_numbers = set(whole_numbers(claim.quote))
-    for number in whole_numbers(claim.text):
-        if number not in quoted_numbers:
-            problems.append(f"number {number} in the claim is not in the quote")
+    problems = quote_problems(claim.quote, sources[claim.source_id], claim.source_id)
+    quoted = {value for value, _ in numbers_in(claim.quote)}
+    for value, written in numbers_in(claim.text):
+        if value not in quoted:
+            shown = value if written.replace(",", "") == value else f'{value} ("{written}")'
+            problems.append(f"number {shown} in the claim is not in the quote")
     return CitationResult(claim, problems)
 
 

@@ -9,7 +9,7 @@ existing passage id; similar ids: refund-new, refund-old, …)")
 from collections import Counter
 from pathlib import Path
 
-from engine.citations import normalize
+from engine.citations import quote_in
 from engine.settings import MAX_WORDPIECES
 from engine.tokens import count_wordpieces
 
@@ -67,9 +67,9 @@ def check_references(corpus, root: Path, out) -> None:
             where = f"{tracer.id} claim {number}"
             if missing(path, claim.line, where, "source", claim.source_id):
                 continue
-            if normalize(claim.quote) not in normalize(ids[claim.source_id].text):
+            if not quote_in(claim.quote, ids[claim.source_id].text):
                 out.add(path, claim.line, where, "quote", f"'{claim.quote[:60]}' is not in passage '{claim.source_id}'",
-                        "copy the quote exactly from the passage (case and spacing may differ)")
+                        "copy the quote exactly from the passage (case, spacing and typographic quotes may differ; mark a cut with ...)")
 
 
 def check_window(corpus, out) -> None:

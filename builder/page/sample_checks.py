@@ -22,6 +22,18 @@ from site_src.labs.prompt.data import HOSTILE
 # Illustrative: a claim that quotes the outdated refund page word for word.
 STALE_CLAIM = Claim("You can get a full refund within 30 days of your payment.", "refund-old",
                     "ask for a full refund within 30 days of your payment")
+# Illustrative: what the checker does not see, for section 8's list of its limits, each checked
+# by the engine on every build so the prose cannot drift from what the checker really does.
+LIMIT_CLAIMS = {
+    # a unit is not compared: a wrong one passes...
+    "unit_wrong": Claim("Free plans accept files up to 100 GB.", "err-4021", "100 MB for Free"),
+    # ...and a right one written in another unit fails
+    "unit_converted": Claim("Paid plans are refundable for two weeks after the payment.", "refund-new",
+                            "refundable within 14 days of the payment"),
+    # the same meaning in other words is not a quote
+    "paraphrase": Claim("Paid plans are refundable within 14 days of the payment.", "refund-new",
+                        "refunds are available for 14 days after you pay"),
+}
 
 
 def _load_sample(name: str):
@@ -84,7 +96,7 @@ def with_hybrid_ranks(sample: dict, data: dict) -> dict:
 
 def checker_sample(corpus) -> dict:
     """Check site_src/samples/citations_check.py against the corpus and the engine; keep its
-    five claims and the engine's verdict on each for the prose."""
+    claims and the engine's verdict on each for the prose, with the stale and limit claims."""
     sample = _load_sample("citations_check")
     path = _where(SAMPLES / "citations_check.py")
     _check_copies("citations_check", {pid: {"text": text} for pid, text in sample.SOURCES.items()}, corpus)
@@ -95,11 +107,15 @@ def checker_sample(corpus) -> dict:
             raise SampleError(f"{path}: claim {n}: check() says {sample.check(claim, sample.SOURCES)!r}, "
                               f"engine/citations.py says {result.problems!r}")
     stale = check_citations([STALE_CLAIM], dict(sample.SOURCES))[0]
+    limits = {name: check_citations([claim], {claim.source_id: corpus.by_id[claim.source_id].text})[0]
+              for name, claim in LIMIT_CLAIMS.items()}
     return {"sources": list(sample.SOURCES),
             "claims": [{"text": c.text, "source_id": c.source_id, "quote": c.quote, "ok": r.ok,
                         "problems": r.problems} for c, r in zip(claims, results)],
             "stale": {"text": STALE_CLAIM.text, "source_id": STALE_CLAIM.source_id, "quote": STALE_CLAIM.quote,
-                      "ok": stale.ok, "problems": stale.problems}}
+                      "ok": stale.ok, "problems": stale.problems},
+            "limits": {name: {"text": r.claim.text, "source_id": r.claim.source_id, "quote": r.claim.quote,
+                              "ok": r.ok, "problems": r.problems} for name, r in limits.items()}}
 
 
 # The settings two samples carry as constants of their own: (sample, constant, setting's name).

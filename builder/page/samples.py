@@ -2,8 +2,9 @@
 
 `site_src/samples/NAME.py` is run with this Python; what it prints is shown as its output.
 `NAME.js` is its JavaScript twin, shown in the other tab; tests/site/test_samples.py runs it
-under Node and requires the same bytes. Outputs are cached by the hash of the program, so
-an unchanged sample is not run again.
+under Node and requires the same bytes. Outputs are cached by the hash of the program, the
+Python version and this runner (how a program is run decides what it prints), so an unchanged
+sample is not run again.
 """
 
 import hashlib
@@ -15,12 +16,14 @@ from pathlib import Path
 from markupsafe import Markup, escape
 from pygments.lexers import JavascriptLexer, PythonLexer
 
+from builder.code_key import code_key
 from builder.page.errors import SampleError
 from builder.page.highlight import highlight, tokens
 from builder.sources import SITE_SRC
 
 SAMPLES = SITE_SRC / "samples"
 TIMEOUT_SECONDS = 60
+RUNNER = Path(__file__).resolve()  # the code that fills the output cache, besides the sample itself
 
 
 @dataclass
@@ -31,7 +34,7 @@ class SampleRun:
 
 
 def cache_key(source: str) -> str:
-    return hashlib.sha256(f"{sys.version_info[:2]}\0{source}".encode()).hexdigest()
+    return hashlib.sha256(f"{sys.version_info[:2]}\0{code_key([RUNNER])}\0{source}".encode()).hexdigest()
 
 
 def run_python(name: str, cache_dir: Path, samples_dir: Path = SAMPLES) -> SampleRun:

@@ -1,9 +1,12 @@
-"""Check a model's citations with code. Each claim names a source id and quotes it; three
-checks run: was that source sent to the model, is the quote really in it (ignoring case
-and spacing), and is every number of the claim also in the quote.
+"""Check a model's citations with code. Each claim names a source id and quotes it. Four checks
+run: was that source sent to the model; is the quote long enough to support anything (two words
+or more, not only a number); is it really in the source (ignoring case, spacing, typographic
+quotes and dashes, HTML entities, and words left out with "..."); and is every number of the
+claim, in digits or in words, also in the quote.
 
-Example: check({"text": "21 days", "source_id": "refund-new", "quote": "14 days"}, SOURCES)
-         -> ['number 21 in the claim is not in the quote']
+Example: check({"text": "three weeks", "source_id": "refund-new",
+                "quote": "refundable within 14 days"}, SOURCES)
+         -> ['number 3 ("three") in the claim is not in the quote']
 """
 
 import re
@@ -18,7 +21,7 @@ SOURCES = {
                   "refunded and the workspace keeps its paid features until the period ends.",
 }
 
-# Five illustrative claims a model might return for "Can I get a refund after three weeks?"
+# Illustrative claims a model might return for "Can I get a refund after three weeks?"
 CLAIMS = [
     {"text": "Paid plans are refundable within 14 days of the payment.",
      "source_id": "refund-new", "quote": "refundable within 14 days of the payment"},
@@ -29,25 +32,137 @@ CLAIMS = [
     {"text": "You can get your money back within 21 days of paying.",
      "source_id": "refund-new", "quote": "refundable within 14 days of the payment"},
     {"text": "Cancelling after 14 days refunds the current billing period.",
-     "source_id": "refund-new", "quote": "After those 14 days, cancelling stops all future charges"},
+     "source_id": "refund-new",
+     "quote": "After those 14 days, cancelling stops all future charges"},
+    # Real model output: an entity and a number in words; a number word that is wrong; a
+    # one-word quote; a quote shortened with "…"; and a shortened quote that drops a "not".
+    {"text": "Paid plans can be refunded for fourteen days after paying.",
+     "source_id": "refund-new", "quote": "refundable within 14&nbsp;days of the payment"},
+    {"text": "A refund is still possible within three weeks.",
+     "source_id": "refund-new", "quote": "refundable within 14 days of the payment"},
+    {"text": "Paid plans can be refunded.",
+     "source_id": "refund-new", "quote": "refundable"},
+    {"text": "After 14 days, cancelling stops future charges but not the current period's.",
+     "source_id": "refund-new",
+     "quote": "After those 14 days, cancelling stops all future charges\u2026 "
+              "the current billing period is not refunded"},
+    {"text": "The current billing period is refunded when you cancel.",
+     "source_id": "refund-new",
+     "quote": "the current billing period is \u2026 refunded and the workspace keeps "
+              "its paid features"},
 ]
 
-NUMBER = re.compile(r"[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?")
+# 1. Normalize both sides: HTML entities decoded once, typographic characters folded to ASCII,
+#    lower-case, every run of white space one space.
+ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'", "nbsp": "\u00a0",
+            "lsquo": "\u2018", "rsquo": "\u2019", "sbquo": "\u201a", "ldquo": "\u201c",
+            "rdquo": "\u201d", "bdquo": "\u201e", "laquo": "\u00ab", "raquo": "\u00bb",
+            "hellip": "\u2026", "ndash": "\u2013", "mdash": "\u2014", "hyphen": "\u2010",
+            "minus": "\u2212", "ensp": "\u2002", "emsp": "\u2003", "thinsp": "\u2009",
+            "shy": "\u00ad"}
+ENTITY = re.compile(r"&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]*));")
+FOLDED = {**dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u02bc\uff07", "'"),
+          **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb\uff02", '"'),
+          **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d", "-"),
+          "\u2026": "...", **dict.fromkeys("\u00ad\u200b\u2060", "")}
+FOLD = re.compile("[" + "".join(FOLDED) + "]")
+# JavaScript's \s, spelled out, so that both languages split on the same spaces.
+SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+
+
+def entity(match):
+    decimal, hexadecimal, name = match.groups()
+    if name is not None:
+        return ENTITIES.get(name, match.group())
+    code = int(decimal) if decimal is not None else int(hexadecimal, 16)
+    return chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else match.group()
 
 
 def normalize(text):
-    """Lower-case, with every run of white space as one space."""
-    return " ".join(text.lower().split())
+    folded = FOLD.sub(lambda match: FOLDED[match.group()], ENTITY.sub(entity, text))
+    return SPACE.sub(" ", folded.lower()).strip(" ")
+
+
+# 2. Numbers in digits or in words, each read as its value: "twenty-one" -> "21".
+UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+         "fourteen fifteen sixteen seventeen eighteen nineteen").split()
+TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+POWERS = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9}
+START, END = "(?<![a-z0-9])", "(?![a-z0-9])"
+WORDS = f"(?:(?:{'|'.join(TENS)})(?:[- ](?:{'|'.join(UNITS[1:10])}))?|{'|'.join(UNITS)})"
+SCALE = f"(?:[- ]({'|'.join(POWERS)}){END})?"
+NUMBER = re.compile(
+    f"{START}(?:the|this|that|which|each|every|any|no|other|another)[- ]one{END}"  # pronoun
+    f"|{START}one(?= (?:of|another){END})"                  # "one of": a pronoun too
+    f"|([0-9]+(?:,[0-9]{{3}})*(?:\\.[0-9]+)?){SCALE}"      # 14, 20,000, 2.5 million
+    f"|{START}({WORDS}){END}{SCALE}"                         # three, twenty-one, two hundred
+    f"|{START}(?:a[- ])?(dozen|{'|'.join(POWERS)}){END}")    # a dozen, a hundred
+
+
+def shifted(digits, zeros):
+    """A decimal times 10**zeros, without needless zeros: ('2.50', 3) -> '2500'."""
+    whole, _, fraction = digits.partition(".")
+    fraction += "0" * zeros
+    whole, fraction = (whole + fraction[:zeros]).lstrip("0") or "0", fraction[zeros:].rstrip("0")
+    return whole + "." + fraction if fraction else whole
+
+
+def value_of(match):
+    digits, digits_scale, words, words_scale, alone = match.groups()
+    if digits is not None:
+        return shifted(digits.replace(",", ""), POWERS.get(digits_scale, 0))
+    if words is not None:
+        parts = re.split("[- ]", words)
+        tens = 10 * (TENS.index(parts[0]) + 2) if parts[0] in TENS else 0
+        units = UNITS.index(parts[-1]) if parts[-1] in UNITS else 0
+        return shifted(str(tens + units), POWERS.get(words_scale, 0))
+    if alone is not None:
+        return "12" if alone == "dozen" else shifted("1", POWERS[alone])
+    return None  # "one" as a pronoun
+
+
+def read_numbers(text):
+    """[(value, as written)] of each number in normalized text, and the text without them."""
+    found, rest, last = [], "", 0
+    for match in NUMBER.finditer(text):
+        value = value_of(match)
+        if value is not None:
+            found.append((value, match.group()))
+            rest += text[last:match.start()] + " "
+            last = match.end()
+    return found, rest + text[last:]
 
 
 def numbers(text):
-    """Each number once, in order, without thousands separators: '20,000 or 14' -> ['20000', '14']."""
-    found = []
-    for number in NUMBER.findall(text):
-        number = number.replace(",", "")
-        if number not in found:
-            found.append(number)
-    return found
+    """Each number once: 'three tries, 20,000 rows' -> [('3', 'three'), ('20000', '20,000')]."""
+    first = {}
+    for value, written in read_numbers(normalize(text))[0]:
+        first.setdefault(value, written)
+    return list(first.items())
+
+
+# 3. Quotes: long enough, and in the source whole or as pieces cut at "..." in their order.
+ELISION = re.compile(r" ?(?:\[\.{3,}\]|\(\.{3,}\)|\.{3,}) ?")
+
+
+def too_short(piece):
+    found, rest = read_numbers(piece)
+    words = len(re.findall(r"[^\W_]+", rest))
+    if not words:
+        return "is only a number" if found else "has no words"
+    return "is one word" if words + len(found) < 2 else ""
+
+
+def missing_piece(pieces, text):
+    at = 0
+    for n, piece in enumerate(pieces):
+        where = text.find(piece, at)
+        if where < 0 and n and piece in text:
+            return f'the piece "{piece}" does not come after "{pieces[n - 1]}"'
+        if where < 0:
+            return f'the piece "{piece}" is not in it'
+        at = where + len(piece)
+    return ""
 
 
 def check(claim, sources):
@@ -56,15 +171,25 @@ def check(claim, sources):
     if source_id not in sources:
         return [f"unknown source id '{source_id}': it was not sent to the model"]
     problems = []
-    quote = normalize(claim["quote"])
-    if not quote:
+    quote, text = normalize(claim["quote"]), normalize(sources[source_id])
+    pieces = [piece for piece in ELISION.split(quote) if piece]
+    elided = quote not in text and pieces != [quote]
+    if not elided and pieces:  # found as written, even with "..." in it
+        pieces = [quote]
+    if not pieces:
         problems.append("the quote is empty")
-    elif quote not in normalize(sources[source_id]):
-        problems.append(f"quote not found in source '{source_id}'")
-    quoted = numbers(claim["quote"])
-    for number in numbers(claim["text"]):
-        if number not in quoted:
-            problems.append(f"number {number} in the claim is not in the quote")
+    for piece in pieces:
+        if reason := too_short(piece):
+            what = f'the piece "{piece}" of the shortened quote' if elided else "the quote"
+            problems.append(f"{what} {reason}: too short to support a claim")
+    if pieces and (missing := missing_piece(pieces, text)):
+        where = f"quote not found in source '{source_id}'"
+        problems.append(f"{where}: {missing}" if elided else where)
+    quoted = [value for value, _ in numbers(claim["quote"])]
+    for value, written in numbers(claim["text"]):
+        if value not in quoted:
+            shown = value if written.replace(",", "") == value else f'{value} ("{written}")'
+            problems.append(f"number {shown} in the claim is not in the quote")
     return problems
 
 
@@ -74,12 +199,12 @@ def main():
     for n, claim in enumerate(CLAIMS, start=1):
         problems = check(claim, SOURCES)
         print()
-        print(f'{n}. "{claim["text"]}"')
-        print(f'   cites {claim["source_id"]}: "{claim["quote"]}"')
+        print(f'{n:2}. "{claim["text"]}"')
+        print(f'    cites {claim["source_id"]}: "{claim["quote"]}"')
         for problem in problems:
-            print(f"   FAIL  {problem}")
+            print(f"    FAIL  {problem}")
         if not problems:
-            print("   ok    every check passed")
+            print("    ok    every check passed")
             passed.append(str(n))
     print()
     print(f"Passed every check: {len(passed)} of {len(CLAIMS)} (claims {', '.join(passed)})")

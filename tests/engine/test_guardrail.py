@@ -111,3 +111,30 @@ def test_other_hosts_can_be_allowed():
     assert check_output("See https://docs.example/x", allowed_hosts=("docs.example",)) == []
     assert check_output("See https://help.quillbox.example/x", allowed_hosts=("docs.example",)) == [
         Finding("link", "https://help.quillbox.example/x")]
+
+
+# Every secret and every verb the guardrail knows, written out here (never read from the module),
+# so that dropping one from engine/guardrail.py fails a test that names it.
+SECRETS = ["password", "passwords", "passcode", "passphrase", "credential", "credentials", "login details",
+           "2FA code", "verification code", "one-time code", "one-time codes", "API key", "API keys",
+           "recovery code", "recovery codes"]
+ASKS = ["send", "email", "e-mail", "mail", "share", "give", "provide", "reply with", "tell us", "tell them",
+        "forward", "paste", "submit", "post"]
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_a_request_for_each_kind_of_secret_is_found(secret):
+    answer = f"To unlock the export, send your {secret} to the agent."
+    assert check_output(answer) == [Finding("credentials", f"send your {secret}")]
+
+
+@pytest.mark.parametrize("verb", ASKS)
+def test_each_verb_that_hands_a_secret_over_is_a_request(verb):
+    answer = f"Please {verb} your password right away."
+    assert check_output(answer) == [Finding("credentials", f"{verb} your password")]
+
+
+@pytest.mark.parametrize("verb", ["enter", "type", "change", "reset", "choose", "remember"])
+def test_verbs_of_the_sign_in_and_reset_pages_are_not_requests(verb):
+    # A real answer says "enter your new password twice"; these must stay allowed.
+    assert check_output(f"Then {verb} your password on the Quillbox page.") == []

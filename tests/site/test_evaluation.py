@@ -4,11 +4,44 @@ recall moves with fusion's two settings, a convex combination of scores beside R
 against the hit rate on a question that needs two passages; on hand-made ranks, then on the
 site the session built."""
 
+import math
+from statistics import NormalDist
+
 import pytest
 
 from builder.evaluation import (ALPHA, bonferroni, cited_ids, convex_summary, convex_sweep, fusion_sweep, holm,
-                                prompt_reach, significance, sweep_summary, two_passage_recall)
+                                prompt_reach, significance, sweep_summary, two_passage_recall, wilson)
 from engine import settings
+
+
+# The two-sided 95% quantile of the normal distribution, computed here: never the module's own
+# constant, so a wrong z in builder/evaluation.py cannot move the expected values with it.
+Z = NormalDist().inv_cdf(0.975)
+
+
+def textbook_wilson(hits: int, total: int) -> tuple[float, float]:
+    p = hits / total
+    centre = (p + Z * Z / (2 * total)) / (1 + Z * Z / total)
+    half = Z * math.sqrt(p * (1 - p) / total + Z * Z / (4 * total * total)) / (1 + Z * Z / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def test_wilson_gives_the_95_percent_interval_pinned():
+    # Written out from the textbook formula with z = 1.959964; a z of 1.64 (a 90% interval)
+    # would give (0.864..., 0.992...) for 29 of 30.
+    assert Z == pytest.approx(1.959964, abs=1e-6)
+    assert wilson(29, 30) == pytest.approx((0.833296, 0.994091), abs=1e-6)
+    assert wilson(21, 30) == pytest.approx((0.521242, 0.833353), abs=1e-6)
+    assert wilson(0, 30) == pytest.approx((0.0, 0.113513), abs=1e-6)
+    assert wilson(30, 30) == pytest.approx((0.886487, 1.0), abs=1e-6)
+
+
+def test_every_interval_on_the_page_is_the_95_percent_one(data):
+    intervals = data["evaluation"]["wilson"]
+    assert set(intervals) == set(data["recall"])
+    for name, by_k in data["recall"].items():
+        for k, (hits, total) in by_k.items():
+            assert intervals[name][k] == pytest.approx(textbook_wilson(hits, total), abs=1e-6), (name, k)
 
 
 def test_bonferroni_divides_the_level_by_the_number_of_tests():

@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 from engine.bm25 import BM25
-from engine.citations import Claim, check_citations
+from engine.citations import Claim, check_citations, decode_entities, normalize, numbers_in, quote_in, quote_pieces
 from builder.site import load_site
 from engine.fusion import rrf
 from engine.guardrail import HELP_CENTER_HOSTS, PATTERNS, check_output
 from engine.prompt import RULES, Source, build_prompt
 from engine.settings import BM25_B, BM25_K1, RRF_K
 from engine.tokenize import tokenize
+from support.citation_cases import CLAIM_CASES, EXTRA_SOURCES, TEXTS
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_JS = ROOT / "site_src" / "scripts" / "engine.js"
@@ -91,23 +92,9 @@ def test_build_prompt_equal_on_hostile_sources():
     assert js == build_prompt(payload["q"], sources)
 
 
-CLAIM_CASES = [
-    ("Free allows 100 MB files.", "err-4021", "100 MB"),
-    ("Free allows 100 MB files.", "err-9999", "100 MB"),
-    ("Free allows 100 MB files.", "err-4021", "a quote nobody wrote"),
-    ("Free allows 200 MB files.", "err-4021", "100 MB"),
-    ("Up to 20,000 rows", "err-4021", "20,000"),
-    ("Up to 20 rows", "err-4021", "20,000"),
-    ("", "", ""),
-    ("<b>markup</b>", 'x" onmouseover="y', "<b>"),
-    ("Spaces", "err-4021", "  100\u00a0MB  "),
-    ("Version 2.5 and 3", "err-4021", "2.5 and 3"),
-]
-
-
 def test_citation_checker_equal_on_a_table_of_cases(corpus):
-    sources = {p.id: p.text for p in corpus.passages}
-    sources['x" onmouseover="y'] = "<b>bold</b> text"
+    """Every rule of the checker, with the inputs most likely to split the two (support/citation_cases.py)."""
+    sources = {p.id: p.text for p in corpus.passages} | EXTRA_SOURCES
     claims = [Claim(*case) for case in CLAIM_CASES]
     js = run_node("console.log(JSON.stringify(E.checkCitations(input.claims, input.sources)))",
                   {"claims": [{"text": c.text, "source_id": c.source_id, "quote": c.quote} for c in claims],
@@ -115,6 +102,23 @@ def test_citation_checker_equal_on_a_table_of_cases(corpus):
     python = check_citations(claims, sources)
     assert [r["problems"] for r in js] == [r.problems for r in python]
     assert [r["ok"] for r in js] == [r.ok for r in python]
+    # The table exercises every kind of problem the checker reports, and passes too.
+    seen = [p for r in python for p in r.problems]
+    assert "quote not found in source 'err-4021'" in seen
+    for kind in ("unknown source id", "does not come after", "is not in it", "the quote is empty", "the quote is one word",
+                 "is only a number", "has no words", "of the shortened quote", '("three")', "number 20 in"):
+        assert any(kind in p for p in seen), kind
+    assert sum(r.ok for r in python) >= 25
+
+
+def test_the_checkers_pieces_equal(corpus):
+    texts = TEXTS + [q for _, _, q in CLAIM_CASES] + [t for t, _, _ in CLAIM_CASES] + [p.text for p in corpus.passages]
+    js = run_node("console.log(JSON.stringify(input.map((t) => [E.decodeEntities(t), E.normalize(t), E.numbersIn(t), "
+                  "E.quotePieces(t)])))", texts)
+    assert js == [[decode_entities(t), normalize(t), [list(n) for n in numbers_in(t)], quote_pieces(t)] for t in texts]
+    pairs = [(q, {p.id: p.text for p in corpus.passages}.get(s, EXTRA_SOURCES.get(s, ""))) for _, s, q in CLAIM_CASES]
+    js = run_node("console.log(JSON.stringify(input.map(([q, t]) => E.quoteIn(q, t))))", pairs)
+    assert js == [quote_in(q, t) for q, t in pairs]
 
 
 GUARDRAIL_CASES = [

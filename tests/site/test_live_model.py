@@ -109,11 +109,23 @@ def test_a_swapped_ranking_or_a_cosine_past_the_tolerance_breaks_agreement():
     assert not found.holds()
 
     nudged = build.copy()
-    nudged[0, 0] += 2 * live_model.COSINE_TOLERANCE   # same order, one cosine moved past the tolerance
+    nudged[0, 0] += 1e-3   # same order, one cosine moved past the README's 5e-4
     found = live_model.agreement(nudged, build, PASSAGES, IDS, BM25)
     assert found.dense_rankings_identical == 2
-    assert found.max_cosine_diff == pytest.approx(2 * live_model.COSINE_TOLERANCE, rel=1e-3)
+    assert found.max_cosine_diff == pytest.approx(1e-3, rel=1e-3)
     assert not found.holds()
+
+
+def test_the_tolerance_is_the_one_the_readme_states():
+    # Pinned as a literal: a test that nudged by a multiple of the module's own tolerance would
+    # move with it. README.md: "every cosine within 5e-4".
+    assert live_model.COSINE_TOLERANCE == 5e-4
+    assert "every cosine within 5e-4" in " ".join((ROOT / "README.md").read_text("utf-8").split())
+    build = np.stack([unit(3, 2, 1), unit(1, 3, 2)])
+    for moved, holds in ((4e-4, True), (6e-4, False)):
+        nudged = build.copy()
+        nudged[0, 0] += moved
+        assert live_model.agreement(nudged, build, PASSAGES, IDS, BM25).holds() is holds, moved
 
 
 # ------------------------------------------------------------------ the cache
@@ -131,7 +143,7 @@ class FakeExports:
         path.write_bytes(b"x" * {"fp16": 10, "fp16-embeddings": 20, "fp32": 40}[precision])
 
     def embed_with(self, path, location, texts):
-        precision = path.stem.split("-", 1)[1]
+        precision = next(p for p in live_model.PRECISIONS if path.stem.endswith(f"-{p}"))
         self.calls.append(("embed", precision))
         return self.build + self.errors[precision]
 

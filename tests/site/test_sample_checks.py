@@ -2,7 +2,9 @@
 (prompt_builder.py, citations_check.py) cannot drift from them: the build checks each copy
 (builder/page/sample_checks.py) and stops, naming both files, when one differs."""
 
+import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,8 @@ from builder.page import sample_checks
 from builder.page.errors import SampleError
 from builder.page.samples import SAMPLES
 from builder.site import load_site
+from engine.citations import Claim, check_claim
+from support.citation_cases import CLAIM_CASES, EXTRA_SOURCES
 from support.paths import ROOT
 
 
@@ -43,7 +47,8 @@ def edit(path: Path, old: str, new: str) -> None:
 def test_the_samples_as_they_are_agree_with_corpus_and_engine(samples, corpus):
     assert sample_checks.prompt_sample(corpus)["sources"] == ["refund-old", "refund-new"]
     checked = sample_checks.checker_sample(corpus)
-    assert [c["ok"] for c in checked["claims"]] == [True, False, False, False, True]
+    # The five classic cases, then five of real model output (site_src/samples/citations_check.py).
+    assert [c["ok"] for c in checked["claims"]] == [True, False, False, False, True, True, False, False, True, True]
 
 
 def test_a_passage_copied_wrong_stops_the_build_and_names_both_files(samples, corpus):
@@ -72,8 +77,8 @@ def test_rules_that_drift_from_the_engine_stop_the_build(samples, corpus):
 
 
 def test_a_checker_that_drifts_from_the_engine_stops_the_build(samples, corpus):
-    edit(samples / "citations_check.py", 'problems.append(f"number {number} in the claim is not in the quote")',
-         'problems.append(f"number {number} in the claim is missing from the quote")')
+    edit(samples / "citations_check.py", 'problems.append(f"number {shown} in the claim is not in the quote")',
+         'problems.append(f"number {shown} in the claim is missing from the quote")')
     with pytest.raises(SampleError, match="claim 4: check"):
         sample_checks.checker_sample(corpus)
 
@@ -82,3 +87,33 @@ def test_the_hostile_demo_source_is_the_samples(samples, corpus):
     edit(samples / "prompt_builder.py", "Great news!", "Good news!")
     with pytest.raises(SampleError, match="HOSTILE differs"):
         sample_checks.prompt_sample(corpus)
+
+
+# ---------------------------------------------------------------- the checker sample vs the engine
+
+
+def test_the_checker_sample_in_python_checks_every_case_as_the_engine_does(corpus):
+    """Beyond its own ten claims (which the build compares), the sample's check() on the whole
+    table of tricky cases the engine's JavaScript twin is held to."""
+    sample = sample_checks._load_sample("citations_check")
+    sources = {p.id: p.text for p in corpus.passages} | EXTRA_SOURCES
+    for text, source, quote in CLAIM_CASES:
+        claim = {"text": text, "source_id": source, "quote": quote}
+        assert sample.check(claim, sources) == check_claim(Claim(text, source, quote), sources).problems, claim
+
+
+def test_the_checker_sample_in_javascript_checks_every_case_as_the_engine_does(corpus):
+    """The JavaScript twin, run as written in a Node sandbox (its printing silenced), then its
+    check() on the same table."""
+    node = shutil.which("node")
+    assert node, "node is needed (make test installs it)"
+    program = ("const vm = require('vm'); const fs = require('fs');"
+               "const input = JSON.parse(fs.readFileSync(0, 'utf8'));"
+               "const box = {console: {log() {}}}; vm.createContext(box);"
+               "vm.runInContext(fs.readFileSync(input.path, 'utf8'), box);"
+               "console.log(JSON.stringify(input.claims.map((c) => box.check(c, input.sources))));")
+    sources = {p.id: p.text for p in corpus.passages} | EXTRA_SOURCES
+    claims = [{"text": t, "source_id": s, "quote": q} for t, s, q in CLAIM_CASES]
+    out = subprocess.run([node, "-e", program], capture_output=True, text=True, check=True,
+                         input=json.dumps({"path": str(SAMPLES / "citations_check.js"), "claims": claims, "sources": sources}))
+    assert json.loads(out.stdout) == [check_claim(Claim(*case), sources).problems for case in CLAIM_CASES]

@@ -136,6 +136,12 @@ def test_every_preset_searched_live_matches_the_build(live_page, data):
         problems += [f"{q['id']}: the live {name} ranking is not the build's" for name, ok in same.items() if not ok]
         if live["runs"]["bm25"] != runs["bm25"]:
             problems.append(f"{q['id']}: the live BM25 scores are not the build's")
+        # Same ranks in, same fused scores out: RRF's score depends on nothing else, so a live
+        # constant that is not the build's (k + 1 gives 0.031754 where the build has 0.032266)
+        # shows here even when the order stays the same.
+        fused_diff = max((abs(a[1] - b[1]) for a, b in zip(live["runs"]["hybrid"], runs["hybrid"])), default=0.0)
+        if fused_diff > 2e-6:
+            problems.append(f"{q['id']}: a live fused score is {fused_diff:.1e} off the build's")
         if cosine_diff > COSINE_TOLERANCE:
             problems.append(f"{q['id']}: a live cosine is {cosine_diff:.1e} off the build's")
     summary = {"questions": len(report), "max_abs_diff": max(r["max_abs_diff"] for r in report),
@@ -177,6 +183,16 @@ def test_the_javascript_tokenizer_gives_pythons_ids_on_hard_strings(live_page, d
         assert ids == expected, f"{text[:40]!r}"
         assert whole == len(expected_whole), f"{text[:40]!r}"
     assert len(got[-1][0]) == settings.MAX_WORDPIECES  # the 5,000 characters were cut where the model cuts
+
+
+@pytest.mark.browser
+def test_the_pages_own_tokenizer_cuts_a_long_question_where_the_model_does(live_page):
+    # The tokenizer test above builds its own tokenizers; this asks the one live.js embeds with.
+    text = HARD_STRINGS[-1]
+    wordpieces = live_page.evaluate("(t) => RAG.live.embed(t).then(r => r.wordpieces)", text)
+    assert wordpieces == 256, "all-MiniLM-L6-v2 reads 256 wordpieces ([CLS] and [SEP] included)"
+    assert wordpieces == len(python_ids([text])[0]) == settings.MAX_WORDPIECES
+    assert live_page.evaluate("(t) => RAG.live.countWordpieces(t)", text) == len(python_ids([text], limit=None)[0])
 
 
 # ------------------------------------------------------------------ a question through every stage

@@ -256,7 +256,8 @@ def test_nothing_sticks_out_on_a_phone_whatever_the_reader_types(make_page, site
     expect(section.locator(".lab-status")).to_have_text("Fails: 1 problem.")  # no such source: nothing else is run
     assert section.evaluate(outside) == []
     section.locator('input[name="checker-source"]').fill("refund-new")
-    expect(section.locator(".lab-status")).to_have_text("Fails: 2 problems.")  # the quote, and the number 14
+    # the quote is one word, it is not in the source, and the number 14 is not in it
+    expect(section.locator(".lab-status")).to_have_text("Fails: 3 problems.")
     assert section.evaluate(outside) == []
     quote = section.locator('textarea[name="checker-quote"]')
     assert quote.evaluate("el => el.scrollHeight <= el.clientHeight + 1"), "the whole quote shows in its box"
