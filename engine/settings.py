@@ -24,5 +24,5 @@ TRAINED_WORDPIECES = 128 # the longest input the model was trained on (its model
 
 def as_data() -> dict:
     """The settings as the page's data carries them (`data.settings`)."""
-    return {"bm25": {"k1": BM25_K1, "b": BM25_B}, "rrf_k": RRF_K, "hybrid_depth": FUSION_DEPTH,
+    return {"bm25": {"k1": BM25_K1, "b": BM25_B}, "rrf_k": RRF_K, "fusion_depth": FUSION_DEPTH,
             "rerank_depth": RERANK_DEPTH, "recall_ks": list(RECALL_KS), "prompt_passages": PROMPT_PASSAGES}

@@ -117,15 +117,16 @@ def commit() -> str | None:
 
 
 def copy_warm_cache(to: Path) -> None:
-    """The repo's embeddings, token counts, sample outputs, FTS5 results and exported live model
-    (hard-linked: a few hundred MB), so a build needs no model."""
+    """The repo's caches (embeddings, token counts, sample outputs, FTS5 results, the int8 check,
+    the labs' drawings...) and its exported live model (hard-linked: a few hundred MB), so a
+    build needs no model. The compiled templates and the tests' site stay out."""
     to.mkdir(parents=True, exist_ok=True)
     source = ROOT / ".cache"
     for item in source.glob("*.json"):
         shutil.copy(item, to / item.name)
-    for folder in ("samples", "fts5"):
-        if (source / folder).is_dir():
-            shutil.copytree(source / folder, to / folder, dirs_exist_ok=True)
+    for folder in source.iterdir():
+        if folder.is_dir() and folder.name not in ("live-model", "jinja", "test-site"):
+            shutil.copytree(folder, to / folder.name, dirs_exist_ok=True)
     if (source / "live-model").is_dir():
         shutil.copytree(source / "live-model", to / "live-model", dirs_exist_ok=True, copy_function=os.link)
 

@@ -267,7 +267,7 @@
       return dot;
     })).map(([i, score]) => [passages[i].id, round6(score)]);
     const sparse = ranked(bm25.scores(text)).filter(([, score]) => score > 0).map(([i, score]) => [passages[i].id, round6(score)]);
-    const depth = settings.hybrid_depth;
+    const depth = settings.fusion_depth;
     const hybrid = RAG.engine.rrf([dense.slice(0, depth).map(([id]) => id), sparse.slice(0, depth).map(([id]) => id)],
       settings.rrf_k).map(([id, score]) => [id, round6(score)]);
     return { text, vector, wordpieces, runs: { dense, bm25: sparse, hybrid } };

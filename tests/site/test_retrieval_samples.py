@@ -58,7 +58,7 @@ def sample_lists(name: str) -> dict[str, list[str]]:
 def test_rrf_sample_fuses_the_real_top_lists(data):
     example = data["rrf_example"]
     runs = data["runs"][example["question"]]
-    depth = data["settings"]["hybrid_depth"]
+    depth = data["settings"]["fusion_depth"]
     lists = sample_lists("rrf_fuse")
     assert lists["dense"] == [pid for pid, _ in runs["dense"][:depth]]
     assert lists["bm25"] == [pid for pid, _ in runs["bm25"][:depth]]

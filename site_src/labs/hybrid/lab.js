@@ -62,7 +62,7 @@
     props(state, input, local) {
       const question = input.question(state.q);
       const { runs } = question;
-      const depth = input.data.settings.hybrid_depth;
+      const depth = input.data.settings.fusion_depth;
       const lists = { dense: runs.dense.slice(0, depth), bm25: runs.bm25.slice(0, depth), hybrid: runs.hybrid.slice(0, depth) };
       const first = (ranking) => (ranking.length ? ranking[0][0] : "nothing");
       return {

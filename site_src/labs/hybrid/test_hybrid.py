@@ -39,7 +39,7 @@ def shown(html):
 
 def check(html, data, q):
     """The drawing against the build's data: every expected value is read from data["runs"]."""
-    depth = data["settings"]["hybrid_depth"]
+    depth = data["settings"]["fusion_depth"]
     run = data["runs"][q["id"]]
     got, status = shown(html)
     fused_ids = [pid for pid, _ in run["hybrid"]]
@@ -99,7 +99,7 @@ def test_one_passage_is_marked_across_the_lists_by_mouse_and_keyboard(desktop, d
     section.locator('select[data-picker="question"]').select_option("upload-4021")
     q = question(data, "upload-4021")
     run = data["runs"][q["id"]]
-    depth = data["settings"]["hybrid_depth"]
+    depth = data["settings"]["fusion_depth"]
     answer = q["answer"]
     section.locator(f'.lab-col[data-list="dense"] li[data-pid="{answer}"]').hover()
     where = [name for name in DIGITS if answer in [pid for pid, _ in run[name][:depth]]]

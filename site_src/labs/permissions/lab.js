@@ -6,7 +6,7 @@
  * named in a filtered list: a post-filter drop shows only its rank.
  * Below, the keyword search for the same reader, filtered too or not at all: the unfiltered list
  * flags what leaks, and the lesson gives each leak's rank once fused with the filtered vector
- * search (RAG.engine.rrf over each list's top data.settings.hybrid_depth, as own.readers[role].leaks).
+ * search (RAG.engine.rrf over each list's top data.settings.fusion_depth, as own.readers[role].leaks).
  * State: {reader, q, k}: a role, a question of the demo's list (or one asked live), a k of own.ks. */
 (() => {
   const el = RAG.el;
@@ -115,7 +115,7 @@
       const kwFiltered = bm25.filter(([pid]) => readable(pid)).slice(0, k);
       const kwShown = bm25.slice(0, k);
       const leaked = kwShown.map(([pid]) => pid).filter((pid) => !readable(pid));
-      const depth = ctx.data.settings.hybrid_depth;
+      const depth = ctx.data.settings.fusion_depth;
       const fused = RAG.engine.rrf([RAG.engine.preFilter(ranked, acl, reader.groups, depth), bm25Ids.slice(0, depth)],
         ctx.data.settings.rrf_k).map(([pid]) => pid);
       ctx.find(".perm-kw-on h4").textContent = `BM25, filtered \u00b7 ${kwFiltered.length} of ${k}`;

@@ -76,7 +76,7 @@
       const answer = tracer.answer;
       const sent = tracer.sent;
       const depth = ctx.own.depth;
-      const fusedDepth = data.settings.hybrid_depth;
+      const fusedDepth = data.settings.fusion_depth;
       const rerank = data.rerank.by_question[state.q] || tracer.rerank;
       const illustrative = data.rerank.source === "illustrative";
       const passages = Object.fromEntries(data.passages.map((p) => [p.id, p]));
