@@ -19,7 +19,7 @@ from pathlib import Path
 
 def _interrupted(signum, frame):
     # Raised as SystemExit wherever the build is, imports included: staged output is
-    # discarded on the way out (builder/output.py), and no traceback is printed.
+    # discarded on the way out (builder/page/output.py), and no traceback is printed.
     print("build interrupted; the previous output is untouched.", file=sys.stderr)
     sys.exit(130)
 

@@ -1,6 +1,7 @@
 """The page's core data: what the engine computed for every question, as one schema-versioned
 dict that the prose, the figures, the templates and the labs all read. Each lab adds its own
-part under data["labs"] (builder/labs/); the browser's runtime gets the parts it reads.
+part under data["labs"] (site_src/labs/<name>/data.py), and the build's later stages add theirs
+(builder/pipeline.py); the browser's runtime gets the parts it reads.
 
 SCHEMA changes whenever the shape does; the runtime refuses data of another schema.
 
@@ -8,13 +9,12 @@ Example: page_data(…)["settings"]["rrf_k"] -> 60
 """
 
 from engine import settings
-from engine.bm25 import BM25
 from engine.citations import Claim, check_citations
 from engine.guardrail import HELP_CENTER_HOSTS, PATTERNS, check_output
 from engine.prompt import RULES, Source, build_prompt
 from engine.tokens import count_o200k
 
-from builder.search import Question, answer_ranks, recall_table
+from builder.search import Question
 
 SCHEMA = 2
 PROMPT_SIZES = range(3, 11)  # the prompt lab's range of passages per prompt
@@ -66,11 +66,9 @@ def prompt_tokens(corpus, questions, runs: dict) -> dict:
             for q in questions}
 
 
-def page_data(site, questions: list[Question], runs: dict, tokens: dict, model: dict) -> dict:
+def page_data(site, questions: list[Question], runs: dict, tokens: dict, model: dict, index) -> dict:
+    """The core: passages, questions, their runs, tracers, tokens; `index` is the search stage's BM25."""
     corpus = site.corpus
-    golden = [q for q in questions if q.set == "golden"]
-    ranks = answer_ranks(runs, golden)
-    index = BM25([p.text for p in corpus.passages])
     return {
         "schema": SCHEMA,
         "model": model,
@@ -80,8 +78,6 @@ def page_data(site, questions: list[Question], runs: dict, tokens: dict, model: 
                       for q in questions],
         "runs": {qid: {name: [[pid, score] for pid, score in ranking] for name, ranking in run.items()}
                  for qid, run in runs.items()},
-        "ranks": ranks,
-        "recall": recall_table(ranks),
         "index": {"vocabulary": len(index.postings), "avg_len": index.avg_len},
         "tracers": [tracer_record(t, runs, corpus.by_id) for t in corpus.tracers],
         "tokens": tokens,

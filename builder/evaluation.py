@@ -15,11 +15,11 @@ import re
 from engine.convex_fusion import convex_fusion
 from engine.evaluate import passages_found, rank_of, recall_at_k
 from engine.fusion import rrf
-from engine.settings import FUSION_DEPTH, PROMPT_PASSAGES, RRF_K
+from engine.settings import FUSION_DEPTH, PROMPT_PASSAGES, RRF_K, SIGNIFICANCE
 from engine.tokenize import tokenize
 
 Z_95 = 1.959964  # the normal quantile of a two-sided 95% interval
-ALPHA = 0.05     # the usual significance level: a split "more than one time in twenty" is not evidence
+ALPHA = SIGNIFICANCE  # the significance level (engine/settings.py)
 PAIRS = (("hybrid", "dense"), ("hybrid", "bm25"), ("dense", "bm25"))
 SWEEP_KS = (1, 10, 30, 60, 100, 200)   # RRF constants tried, around the paper's 60
 SWEEP_DEPTHS = (4, 8, 12, 20, 40)      # how deep each retriever's list goes into the fusion

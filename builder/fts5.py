@@ -187,11 +187,11 @@ def swap_example(index: BM25, ids: list[str], query: str, ours_top: str, fts5_to
     }
 
 
-def compare(fts: dict, passages: list[tuple[str, str]], golden: list[dict], runs: dict) -> dict:
+def compare(fts: dict, passages: list[tuple[str, str]], golden: list[dict], runs: dict, index: BM25) -> dict:
     """data.fts5: FTS5's rank of each golden question's right passage beside this page's BM25
-    rank, and the checks that explain every difference."""
+    rank (`index`, the engine's index over the same passages), and the checks that explain
+    every difference."""
     ids = [pid for pid, _ in passages]
-    index = BM25([text for _, text in passages])
     rows, gaps, lists_agree, example = [], [], True, None
     for q in golden:
         theirs = fts["rankings"][q["id"]]
@@ -233,9 +233,10 @@ def compare(fts: dict, passages: list[tuple[str, str]], golden: list[dict], runs
     }
 
 
-def fts5_comparison(corpus, data: dict, cache_dir: Path) -> dict:
-    """data.fts5, from the corpus's passages and the page's golden questions and BM25 runs."""
+def fts5_comparison(corpus, data: dict, cache_dir: Path, index: BM25 | None = None) -> dict:
+    """data.fts5, from the corpus's passages and the page's golden questions and BM25 runs;
+    `index` is the search stage's BM25 over the same passages (built here when not given)."""
     passages = [(p.id, p.text) for p in corpus.passages]
     golden = [q for q in data["questions"] if q["set"] == "golden"]
     fts = cached_run(cache_dir, passages, [(q["id"], q["text"]) for q in golden])
-    return compare(fts, passages, golden, data["runs"])
+    return compare(fts, passages, golden, data["runs"], index or BM25([text for _, text in passages]))

@@ -1,16 +1,20 @@
-"""The build, stage by stage. Each stage is a call into engine/ or builder/ and prints one line:
+"""The build, stage by stage. Each stage is a call into engine/ or builder/ and prints one line
+with its time:
 
-    load      corpus/ -> the help center, the questions and the page's content (builder/site.py)
-    embed     every passage, question, rewrite and chunk -> a vector (builder/embed_cache.py)
-    search    every question x dense, BM25 and hybrid (builder/search.py)
-    live model, int8 check   the model exported for the browser, and what int8 weights would change
-              (builder/live_model.py, builder/int8_drift.py)
-    rerank    the fused candidates, rescored (builder/reranking.py)
-    evaluate  recall@k, misses, intervals and sign tests (builder/search.py, builder/evaluation.py)
-    tokens    what the help center and each prompt cost in tokens (builder/tokens.py)
-    labs      each lab's data step, in page order (builder/labs/)
-    render    prose, claims, samples, figures and labs -> the page (builder/page/render.py)
-    write     dist/, swapped in atomically (builder/page/output.py)
+    load corpus   corpus/ -> the help center, the questions, the page's content (builder/site.py)
+    embed         every passage, question, rewrite and lab text -> a vector (builder/embed_cache.py)
+    search        every question x dense, BM25 and hybrid, over one BM25 index (builder/search.py)
+    live model    the model exported for the reader's browser, and its agreement (builder/live_model.py)
+    int8 check    what 8-bit weights would change (builder/int8_drift.py)
+    rerank        the fused candidates, rescored (builder/reranking.py)
+    tokens        what the help center and each prompt cost in tokens (builder/tokens.py, core_data.py)
+    evaluate      ranks, recall@k, misses, intervals, tests, fusion sweeps (builder/search.py, evaluation.py)
+    examples      the worked examples, rewrites and stemming misses the prose walks through
+    fts5          SQLite FTS5's ranks beside this engine's (builder/fts5.py)
+    samples       the code samples' inputs checked against the corpus (builder/page/sample_checks.py)
+    labs          each lab's data step (site_src/labs/<name>/data.py, found by builder/labs.py)
+    render page   prose, claims, samples run, figures, labs drawn -> the page (builder/page/render.py)
+    write         dist/, swapped in atomically (builder/page/output.py)
 """
 
 import sys
@@ -119,12 +123,6 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
         rerank = rerank_data(corpus, questions, runs, strict=strict)
         stage.summary = f"{len(rerank['by_question'])} questions, {rerank['model'] or 'illustrative scores'}"
 
-    with log.stage("evaluate") as stage:
-        golden = [q for q in questions if q.set == "golden"]
-        recall = recall_table(answer_ranks(runs, golden))
-        stage.summary = "recall@1 " + ", ".join(f"{name} {hits}/{total}" for name, (hits, total)
-                                                 in ((n, r["1"]) for n, r in recall.items()))
-
     with log.stage("tokens") as stage:
         tokens = token_counts(corpus.passages)
         stage.summary = f"help center {tokens['help_center']['o200k']:,} tokens ({tokens['tokenizer']})"
@@ -132,13 +130,31 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
     _, how = resolve_model()
     model = {"name": settings.MODEL_LABEL, "source": how, "dimensions": settings.DIMENSIONS, "normalized": True,
              "max_wordpieces": settings.MAX_WORDPIECES, "trained_wordpieces": settings.TRAINED_WORDPIECES}
-    data = page_data(site, questions, runs, tokens, model)
-    data.update(rerank=rerank, rewrites=rewrites, worked_example=worked_example(content.worked_example),
-                evaluation=evaluation(corpus, data), rrf_example=rrf_example(runs, settings.RRF_K),
-                near_misses=near_misses(data["passages"], data["questions"]),
-                fts5=fts5_comparison(corpus, data, cache_dir),
-                prompt_examples=prompt_examples(corpus), samples=sample_data(corpus, data), int8=int8,
+    data = page_data(site, questions, runs, tokens, model, index)
+    data.update(rerank=rerank, rewrites=rewrites, int8=int8,
                 live=None if browser_model is None else live_model.live_data(browser_model, records))
+
+    with log.stage("evaluate") as stage:
+        golden = [q for q in questions if q.set == "golden"]
+        data["ranks"] = answer_ranks(runs, golden)
+        data["recall"] = recall_table(data["ranks"])
+        data["evaluation"] = evaluation(corpus, data)
+        stage.summary = "recall@1 " + ", ".join(f"{name} {hits}/{total}" for name, (hits, total)
+                                                 in ((n, r["1"]) for n, r in data["recall"].items()))
+
+    with log.stage("examples") as stage:
+        data.update(worked_example=worked_example(content.worked_example), rrf_example=rrf_example(runs, settings.RRF_K),
+                    near_misses=near_misses(data["passages"], data["questions"]), prompt_examples=prompt_examples(corpus))
+        stage.summary = (f"BM25 worked example, RRF on {data['rrf_example']['question']}, "
+                         f"{len(data['near_misses'])} stemming misses, {len(rewrites)} rewrites")
+
+    with log.stage("fts5") as stage:
+        data["fts5"] = fts5_comparison(corpus, data, cache_dir, index)
+        stage.summary = f"SQLite {data['fts5']['sqlite']}, {len(data['fts5']['rows'])} golden questions ranked"
+
+    with log.stage("samples") as stage:
+        data["samples"] = sample_data(corpus, data)
+        stage.summary = f"{len(data['samples'])} samples' inputs checked against the corpus"
 
     with log.stage("labs") as stage:
         data["labs"] = labs.lab_data(Build(site, data, vector_of))

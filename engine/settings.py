@@ -13,6 +13,7 @@ RRF_K = 60               # reciprocal rank fusion's constant (Cormack et al., 20
 FUSION_DEPTH = 8         # how many of each retriever's results go into the fusion
 RERANK_DEPTH = 20        # how many fused candidates a reranker reads
 RECALL_KS = (1, 3, 5)    # the cut-offs recall is measured at
+SIGNIFICANCE = 0.05      # the usual level: a split seen more than one time in twenty by chance is not evidence
 PROMPT_PASSAGES = 5      # how many passages of the fused list a traced prompt carries
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"  # the embedding model, by its hub name

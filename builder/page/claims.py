@@ -8,7 +8,7 @@ In a section's Markdown:
     {% endclaim %}
 
 The check is a Python expression over the same helpers the prose uses for numbers
-(builder/facts.py). When it is false, the error shows each part of it with its value now.
+(builder/page/facts.py). When it is false, the error shows each part of it with its value now.
 """
 
 import ast

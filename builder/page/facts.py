@@ -12,13 +12,13 @@ these calls over the build's data, never a number typed by hand.
 Example: Facts(data).rank('upload-4021', 'bm25') -> 1
 """
 
-from builder.evaluation import ALPHA
 from engine.evaluate import rank_of
+from engine.settings import SIGNIFICANCE
 
 
 # What the prose's words mean when a claim checks them: the one place such numbers are set.
 WORDS = {
-    "one_in_twenty": ALPHA,     # "more than one time in twenty": the usual significance level
+    "one_in_twenty": SIGNIFICANCE,  # "more than one time in twenty": the usual significance level
     "almost_entirely": 0.75,    # two intervals "overlap almost entirely": by 3/4 of the narrower one
     "by_a_hair": 0.0001,        # "by a hair": fused scores closer than this
     "only": 0.5,                # a share the prose calls "only" so much: less than half

@@ -1,6 +1,6 @@
 /* wordpiece.js: all-MiniLM-L6-v2's tokenizer in the browser, the twin of the tokenizer.json the
  * build embeds with (Hugging Face tokenizers: BertNormalizer, BertPreTokenizer, WordPiece, then
- * [CLS] … [SEP]). tests/labs/test_ask.py requires the same ids as Python on hard strings.
+ * [CLS] … [SEP]). site_src/labs/ask/test_ask.py requires the same ids as Python on hard strings.
  *
  * Three things differ from a naive port and matter:
  *   - lower-case one character at a time (a whole string would get the Greek final sigma);

@@ -4,7 +4,7 @@ exports and checks once, the files and their checksums; and, on the site the ses
 shipped files against the records the browser checks them with.
 
 The browser side (the same model run by onnxruntime-web in Chromium, the downloads refused when
-damaged) is tested in tests/labs/test_ask.py."""
+damaged) is tested in site_src/labs/ask/test_ask.py."""
 
 import hashlib
 import json
