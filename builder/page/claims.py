@@ -83,7 +83,7 @@ class ClaimRegistry:
         scope = {"__builtins__": {"len": len, "all": all, "any": any, "min": min, "max": max, "sum": sum,
                                   "abs": abs, "round": round, "sorted": sorted, "set": set, "None": None,
                                   "dict": dict, "list": list, "zip": zip, "enumerate": enumerate}}
-        result = ClaimResult(f"claim-{len(self.results) + 1}", section, line, plain_text(body), check, False)
+        result = ClaimResult(self.next_id(section), section, line, plain_text(body), check, False)
         try:
             # One dict as globals, so comprehensions and lambdas in a check can see the helpers too.
             result.held = bool(eval(compile(check, f"{section}:{line}", "eval"), {**scope, **self.namespace}))
@@ -98,6 +98,14 @@ class ClaimRegistry:
                 result.seen.append((part, repr(value)))
         self.results.append(result)
         return result
+
+    def next_id(self, section: str) -> str:
+        """claim-05-3: the third claim of section 05, whatever the sections before it hold (so a
+        section's HTML, cached, keeps its ids). Outside a numbered section: claim-<n> page-wide."""
+        number = re.match(r"(?:.*/)?(\d+)-", section)
+        if not number:
+            return f"claim-{len(self.results) + 1}"
+        return f"claim-{number.group(1)}-{sum(r.section == section for r in self.results) + 1}"
 
     def failures(self) -> list[ClaimResult]:
         return [r for r in self.results if not r.held]

@@ -42,18 +42,25 @@ class Drawing:
 
 @dataclass
 class LabViews:
-    """The labs the page places, in order, each with the state it opens on."""
+    """The labs the page places, each with the state it opens on (each lab and state once)."""
     placed: list[dict] = field(default_factory=list)
 
+    @staticmethod
+    def mark(name: str, state: dict) -> str:
+        """Where a lab's drawing goes: the same for the same lab and state, whichever section."""
+        digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+        return f"<!--lab-view:{name}:{digest}-->"
+
     def place(self, name: str, state: dict) -> Markup:
-        self.placed.append({"lab": name, "state": state})
-        return Markup(f"<!--lab-view:{len(self.placed) - 1}-->")
+        if {"lab": name, "state": state} not in self.placed:
+            self.placed.append({"lab": name, "state": state})
+        return Markup(self.mark(name, state))
 
     def fill(self, html: str, drawings: list[Drawing]) -> str:
-        for number, drawing in enumerate(drawings):
+        for placed, drawing in zip(self.placed, drawings):
             if drawing.html is None:  # a lab whose template still draws it (no view yet)
                 continue
-            html = html.replace(f"<!--lab-view:{number}-->", drawing.html, 1)
+            html = html.replace(self.mark(placed["lab"], placed["state"]), drawing.html)
         return html
 
 

@@ -15,11 +15,12 @@ from pathlib import Path
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures, lab_views
+from builder.page import assets, figures, lab_views, section_cache
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.facts import Facts
 from builder.page.glossary import GlossaryLinks
+from builder.page.output import to_json
 from builder.page.prose import prose_environment, render_section
 from builder.page.samples import SAMPLES, SampleRun, cache_key, render_sample, run_python
 from builder.page.templates import environment
@@ -91,7 +92,26 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
 
         return {"sample": sample, "figure": figure, "lab": lab, "block": block}
 
-    sections = [render_section(path, env, namespace, glossary, block_helpers) for path in section_files()]
+    def rendered(path: Path, shared: str):
+        """The section, from the cache when nothing that shapes it changed; its claims, samples
+        and labs are counted either way."""
+        key = section_cache.section_key(path, shared)
+        cached = section_cache.load(cache_dir, key)
+        if cached is None:
+            before = (len(claims.results), len(samples), len(views.placed))
+            section = render_section(path, env, namespace, glossary, block_helpers)
+            cached = section_cache.CachedSection(section, claims.results[before[0]:],
+                                                 [run.name for run in samples[before[1]:]], views.placed[before[2]:])
+            section_cache.save(cache_dir, key, cached)
+            return section
+        claims.results.extend(cached.claims)
+        samples.extend(SampleRun(name, "", cached=True) for name in cached.samples)
+        for placed in cached.labs:
+            views.place(placed["lab"], placed["state"])
+        return cached.section
+
+    shared = section_cache.page_key(to_json(data))
+    sections = [rendered(path, shared) for path in section_files()]
     if progress and pending and sum(not r.cached for r in samples) < pending:
         progress(pending, pending)  # a sample file no section uses: close the bar
     if strict_claims and claims.failures():

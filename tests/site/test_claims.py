@@ -29,7 +29,7 @@ def render(tmp_path, body, namespace=NAMESPACE):
 def test_a_true_claim_is_marked_and_held(tmp_path):
     section, claims = render(tmp_path, '{% claim "rank(\'q\', \'bm25\') < rank(\'q\', \'dense\')" %}BM25 wins.{% endclaim %}\n')
     assert [r.held for r in claims.results] == [True]
-    assert '<span class="claim" data-claim="claim-1"' in section.html and "BM25 wins." in section.html
+    assert '<span class="claim" data-claim="claim-05-1"' in section.html and "BM25 wins." in section.html
 
 
 def test_a_false_claim_names_section_line_sentence_and_numbers(tmp_path):

@@ -1,0 +1,88 @@
+"""Rendered sections are kept between builds (builder/page/section_cache.py): a rebuild with
+nothing new renders no section and writes the same page, claims report and labs; an edited
+section, or changed data, is rendered again. (The pages are rendered from data/rag.json, whose
+keys are sorted; a claim that reads a dict's order may not hold there, so claims only warn.)"""
+
+import json
+import shutil
+
+import pytest
+
+from builder.page import prose, render, section_cache
+from support.paths import ROOT
+
+
+@pytest.fixture
+def cache_dir(tmp_path):
+    """A cache with the project's sample outputs and lab drawings (so no program runs), no sections."""
+    cache = tmp_path / "cache"
+    for folder in ("samples", "lab-views"):
+        if (ROOT / ".cache" / folder).is_dir():
+            shutil.copytree(ROOT / ".cache" / folder, cache / folder)
+    return cache
+
+
+def counting(monkeypatch):
+    """Count the sections render_page renders itself."""
+    rendered = []
+    real = prose.render_section
+
+    def spy(path, *args, **kwargs):
+        rendered.append(path.name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(render, "render_section", spy)
+    return rendered
+
+
+def test_a_second_render_with_nothing_new_renders_no_section_and_the_same_page(data, cache_dir, monkeypatch):
+    rendered = counting(monkeypatch)
+    first = render.render_page(data, cache_dir, strict_claims=False)
+    assert len(rendered) == len(list((ROOT / "site_src" / "sections").glob("*.md")))
+    rendered.clear()
+    second = render.render_page(data, cache_dir, strict_claims=False)
+    assert rendered == []
+    assert second.html == first.html
+    assert [(c.id, c.held, c.sentence) for c in second.claims] == [(c.id, c.held, c.sentence) for c in first.claims]
+    assert sorted(run.name for run in second.samples) == sorted(run.name for run in first.samples)
+
+
+def test_changed_data_renders_every_section_again(data, cache_dir, monkeypatch):
+    rendered = counting(monkeypatch)
+    render.render_page(data, cache_dir, strict_claims=False)
+    rendered.clear()
+    changed = json.loads(json.dumps(data))
+    changed["tokens"]["help_center"]["o200k"] += 1
+    render.render_page(changed, cache_dir, strict_claims=False)
+    assert len(rendered) == len(list((ROOT / "site_src" / "sections").glob("*.md")))
+
+
+def test_an_edited_section_is_rendered_again_and_only_it(data, cache_dir, monkeypatch, tmp_path):
+    sections = tmp_path / "sections"
+    shutil.copytree(ROOT / "site_src" / "sections", sections)
+    monkeypatch.setattr(render, "section_files", lambda: sorted(sections.glob("*.md")))
+    rendered = counting(monkeypatch)
+    render.render_page(data, cache_dir, strict_claims=False)
+    rendered.clear()
+    edited = sections / "02-why-not-paste.md"
+    edited.write_text(edited.read_text("utf-8") + "\nOne sentence more.\n", "utf-8")
+    page = render.render_page(data, cache_dir, strict_claims=False)
+    assert rendered == ["02-why-not-paste.md"]
+    assert "One sentence more." in page.html
+
+
+def test_a_claims_id_does_not_depend_on_the_sections_before_it(data, cache_dir):
+    page = render.render_page(data, cache_dir, strict_claims=False)
+    ids = [claim.id for claim in page.claims]
+    assert len(ids) == len(set(ids))
+    assert all(claim.id.startswith("claim-" + claim.section.rsplit("/", 1)[-1][:2] + "-") for claim in page.claims)
+
+
+def test_a_cache_file_written_by_other_code_is_rendered_again(data, cache_dir, monkeypatch):
+    render.render_page(data, cache_dir, strict_claims=False)
+    for path in (cache_dir / "sections").glob("*.json"):
+        path.write_text('{"section": {"slug": 1}}', "utf-8")
+    rendered = counting(monkeypatch)
+    render.render_page(data, cache_dir, strict_claims=False)
+    assert rendered, "a cache entry that does not read as a section is ignored"
+    assert section_cache.KEEP >= len(rendered)
