@@ -16,14 +16,15 @@ Example: BY_NAME["hybrid"].state -> {'q': 'upload-4021'}
 """
 
 import importlib
+import importlib.util
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-ROOT = Path(__file__).resolve().parent.parent
-LABS_DIR = ROOT / "site_src" / "labs"
-SECTIONS_DIR = ROOT / "site_src" / "sections"
+from builder.sources import LABS as LABS_DIR, ROOT, SECTIONS as SECTIONS_DIR
+
 PLACED = re.compile(r"""\blab\(\s*["']([a-z0-9_]+)["']""")
 
 
@@ -84,10 +85,23 @@ def load_lab(folder: Path) -> Lab:
         if not (folder / part).is_file():
             raise LabError(f"{folder}: a lab folder needs data.py, lab.html and lab.js; {part} is missing "
                            "(fix: add it, see site_src/README.md 'Adding a lab')")
-    module = importlib.import_module(f"site_src.labs.{name}.data")
+    module = import_data_step(folder)
     if not isinstance(getattr(module, "STATE", None), dict) or not callable(getattr(module, "data", None)):
         raise LabError(f"{folder / 'data.py'}: define STATE (a dict, the state the page opens on) and data(build)")
     return Lab(name, folder, module)
+
+
+def import_data_step(folder: Path) -> ModuleType:
+    """A lab's data.py: as the package site_src.labs.<name>.data when it is the project's own
+    (so tests and other labs import the same module), else by its path (a copy of site_src/)."""
+    if folder.parent == ROOT / "site_src" / "labs":
+        return importlib.import_module(f"site_src.labs.{folder.name}.data")
+    name = f"site_src_copy.labs.{folder.name}.data"
+    spec = importlib.util.spec_from_file_location(name, folder / "data.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def discover(labs_dir: Path = LABS_DIR, sections: Path = SECTIONS_DIR) -> tuple[Lab, ...]:
