@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages the project needs. Does nothing when they are already there.
-#   install-system-deps.sh build   Node.js and npm: npm installs onnxruntime-web, whose files
-#                                  the build ships with the live model
+#   install-system-deps.sh build   Node.js and npm: the build draws the labs' views in Node with
+#                                  preact-render-to-string, and npm installs it, Preact and
+#                                  onnxruntime-web (shipped with the live model)
 #   install-system-deps.sh         the same, and for the tests Chromium (driven by Playwright
 #                                  through executable_path; Playwright never downloads a browser
 #                                  of its own) and the DejaVu fonts the screenshots use
