@@ -19,6 +19,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateSynta
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from builder.page.asides import AsideExtension
 from builder.page.claims import ClaimExtension, ClaimFailed
 from builder.page.errors import ProseError
 from builder.page.glossary import GlossaryLinks
@@ -114,7 +115,7 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
 
 def prose_environment(claims) -> Environment:
     env = Environment(loader=FileSystemLoader(str(SITE_SRC)),
-                      autoescape=True, undefined=StrictUndefined, extensions=[ClaimExtension],
+                      autoescape=True, undefined=StrictUndefined, extensions=[ClaimExtension, AsideExtension],
                       keep_trailing_newline=True, bytecode_cache=bytecode_cache())
     env.globals["_claims"] = claims
     env.filters["num"] = lambda value, digits=0: f"{value:,.{digits}f}"

@@ -15,7 +15,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures, lab_views, section_cache
+from builder.page import assets, figures, lab_views, reading_time, section_cache
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.facts import Facts
@@ -90,7 +90,13 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         def block(html) -> Markup:
             return fragments.block(Markup(html))
 
-        return {"sample": sample, "figure": figure, "lab": lab, "block": block}
+        def reading_total(path: str) -> Markup:
+            """The page's reading time on a path ("essentials" or "everything"), known once it is whole."""
+            if path not in ("essentials", "everything"):
+                raise ProseError(f"reading_total('{path}'): the paths are 'essentials' and 'everything'")
+            return Markup(reading_time.total_mark(path))
+
+        return {"sample": sample, "figure": figure, "lab": lab, "block": block, "reading_total": reading_total}
 
     def rendered(path: Path, shared: str):
         """The section, from the cache when nothing that shapes it changed; its claims, samples
@@ -119,10 +125,16 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     files = assets.files(data)
     drawings = lab_views.draw(views.placed, dict(files), assets.SHARED, data["schema"], cache_dir)
     links = assets.manifest(files)
+    bodies = [views.fill(s.html, drawings) for s in sections]
+    times = [reading_time.section_time(body) for body in bodies]
+    totals = {"everything": sum(t.everything for t in times), "essentials": sum(t.essentials for t in times)}
     html = environment().get_template("page.html").render(
-        title=TITLE, description=DESCRIPTION,
-        sections=[{"slug": s.slug, "number": s.number, "title": s.title, "html": Markup(s.html)} for s in sections],
+        title=TITLE, description=DESCRIPTION, totals={path: reading_time.spoken(value) for path, value in totals.items()},
+        sections=[{"slug": s.slug, "number": s.number, "title": s.title, "html": Markup(reading_time.fill_dives(body, t)),
+                   "time": reading_time.spoken(t.everything), "essentials": reading_time.spoken(t.essentials),
+                   "optional": t.essentials < 0.5}
+                  for s, body, t in zip(sections, bodies, times)],
         glossary=data["glossary"], schema=data["schema"], assets=links, live=bool(data.get("live")),
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
-    return RenderedPage(views.fill(html, drawings), files, claims.results, samples)
+    return RenderedPage(reading_time.fill_totals(html, totals), files, claims.results, samples)

@@ -7,7 +7,7 @@
   document.documentElement.classList.add("js");
 
   function start() {
-    for (const [name, step] of [["contents", RAG.setupToc], ["glossary", RAG.setupTerms],
+    for (const [name, step] of [["reading path", RAG.setupReadingPath], ["contents", RAG.setupToc], ["glossary", RAG.setupTerms],
                                 ["samples", RAG.setupSamples], ["scroll boxes", RAG.setupScrollers],
                                 ["labs", RAG.startLabs]]) {
       try { step(); } catch (error) { console.error(`[RAG] ${name} failed:`, error); }
