@@ -2,9 +2,11 @@
 everything and for the essential path (everything but its deep dives), each deep dive's own time,
 and the page's totals, which the reading-path control and section 1 state.
 
-The model: prose and the labs' words at PROSE_WPM words a minute, code and program output at
-CODE_WPM, and LAB_MINUTES more for trying each lab. Formulas, figures and text only a screen
-reader hears are not counted. A section's times are rounded to whole minutes (at least one).
+The model: prose at PROSE_WPM words a minute; code and program output at CODE_WPM; a lab, its
+own sentences (introduction, status, lesson, caption: LAB_PROSE) at PROSE_WPM and LAB_MINUTES
+for trying it and looking at what it draws (its lists and tables are looked at, not read word by
+word). Formulas, figures and text only a screen reader hears are not counted. Times are rounded
+to whole minutes (at least one).
 
 Example: minutes(Words(prose=460)) -> 2.0; spoken(64.4) -> '1 h 04 min'
 """
@@ -19,7 +21,8 @@ from builder.page.errors import ProseError
 
 PROSE_WPM = 230   # a careful reader of technical English
 CODE_WPM = 120    # code is read token by token, and its output checked against it
-LAB_MINUTES = 1   # trying a lab: a control or two, and reading what changed
+LAB_MINUTES = 2   # trying a lab: a control or two, and looking at what changed
+LAB_PROSE = {"lab-intro", "lab-status", "lab-lesson", "lab-caption", "lab-note", "lab-kicker"}
 SKIPPED = {"script", "style", "template", "svg", "math"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
@@ -80,6 +83,8 @@ class WordCounter(HTMLParser):
             started = "code"
         elif tag == "section" and "lab" in classes:
             started = "lab"
+        elif self.context("lab") and LAB_PROSE & set(classes):
+            started = "lab-prose"
         elif tag == "details" and "deep-dive" in classes:
             if self.dive():
                 raise ProseError(f"deep dive {attrs.get('id')} sits inside another one (fix: asides do not nest)")
@@ -99,7 +104,7 @@ class WordCounter(HTMLParser):
                 return
 
     def handle_data(self, data):
-        if self.context("skip"):
+        if self.context("skip") or self.context("lab") and not self.context("lab-prose"):
             return
         n = len(data.split())
         if n:

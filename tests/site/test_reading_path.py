@@ -52,7 +52,8 @@ def test_a_sections_time_leaves_out_its_deep_dives_on_the_essential_path():
     html = (f"<p>{words(460)}</p>"
             f'<details class="deep-dive" id="deep-dive-x" open><summary>Deep dive</summary><p>{words(230)}</p>'
             f"<pre>{words(120)}</pre></details>"
-            f'<section class="lab" data-lab="y"><p>{words(230)}</p><svg><text>{words(999)}</text></svg></section>'
+            f'<section class="lab" data-lab="y"><p class="lab-intro">{words(230)}</p><ol><li>{words(999)}</li></ol>'
+            f'<svg><text>{words(999)}</text></svg></section>'
             f'<p><span class="visually-hidden">{words(999)}</span><math>{words(999)}</math></p>')
     time = section_time(html)
     summary_words = 2  # "Deep dive"
