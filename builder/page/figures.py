@@ -34,9 +34,9 @@ def three_steps(facts) -> str:
         "fig-three-steps", "RAG in three steps",
         f"A question, '{q['text']}', is searched for in the help center; the best passages "
         f"({', '.join(top3)}) go into the prompt; the model answers from them and cites them.",
-        [("", [("1 · Search", ["the question against", f"{facts.namespace()['n_passages']} help passages"]),
-               ("2 · Pick", ["the best few:", ", ".join(top3[:2]), f"{top3[2]}"]),
-               ("3 · Answer", ["from those passages", "only, citing each", "by its id"])])],
+        [("", [("1 · Search", [f"the question against {facts.namespace()['n_passages']} help passages"]),
+               ("2 · Pick", ["the best few:", ", ".join(top3)]),
+               ("3 · Answer", ["from those passages only, citing each by its id"])])],
         f"Searching first, then answering from what was found. The passages in step 2 are the real "
         f"top three of the hybrid search for “{q['text']}”.")
 
@@ -53,16 +53,16 @@ def pipeline(facts) -> str:
         f"For the question '{q['text']}', dense search ranks {dense_top} first, BM25 ranks {bm25_top} first, "
         f"and the fused list starts with {hybrid_top}.",
         [("Indexing · offline, whenever the help center changes",
-          [("Load", ["each page with its", "URL, date, owner"]),
-           ("Chunk", ["cut pages into", f"{ns['n_passages']} passages"]),
-           ("Index twice", ["BM25 terms and", "384-number vectors"]),
-           ("Store", ["text + vector +", "metadata (ACL, date)"])]),
+          [("Load", ["each page with its URL, date, owner"]),
+           ("Chunk", [f"cut pages into {ns['n_passages']} passages"]),
+           ("Index twice", [f"BM25 terms, and {ns['data']['model']['dimensions']}-number vectors"]),
+           ("Store", ["text + vector + metadata (ACL, date)"])]),
          ("Querying · online, for every question",
-          [("Who asks", ["groups decide what", "may be searched"]),
-           ("Retrieve", [f"dense: {dense_top}", f"BM25: {bm25_top}"]),
-           ("Fuse, rerank", [f"RRF: {hybrid_top}", "first, then rerank"]),
-           ("Prompt", ["rules, sources", "best first, question"]),
-           ("Generate, check", ["answer with ids;", "code checks quotes"])])],
+          [("Who asks", ["their groups decide what may be searched"]),
+           ("Retrieve", [f"dense: {dense_top};", f"BM25: {bm25_top}"]),
+           ("Fuse, rerank", [f"RRF: {hybrid_top} first, then rerank"]),
+           ("Prompt", ["rules, sources best first, the question"]),
+           ("Generate, check", ["an answer citing ids; code checks the quotes"])])],
         f"The two halves of a RAG system. The querying row shows where “{q['text']}” really goes: "
         f"the first passage each retriever returned in this build.")
 
