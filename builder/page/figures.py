@@ -27,6 +27,11 @@ NOT_RUN = SAMPLES / "not-run"
 REPLY_TRACER = "refund-three-weeks"
 
 
+def term_link(slug: str, shown: str) -> Markup:
+    """A glossary link, as the prose's [[term]] makes one (builder/page/glossary.py)."""
+    return Markup('<a class="term" href="#term-{0}" data-term="{0}">{1}</a>').format(slug, shown)
+
+
 def three_steps(facts) -> str:
     q = facts.question(PREVIEW)
     top3 = facts.ids(PREVIEW, "hybrid", 3)
@@ -37,8 +42,8 @@ def three_steps(facts) -> str:
         [("", [("1 · Search", [f"the question against {facts.namespace()['n_passages']} help passages"]),
                ("2 · Pick", ["the best few:", ", ".join(top3)]),
                ("3 · Answer", ["from those passages only, citing each by its id"])])],
-        f"Searching first, then answering from what was found. The passages in step 2 are the real "
-        f"top three of the hybrid search for “{q['text']}”.")
+        Markup("Searching first, then answering from what was found. The passages in step 2 are the real "
+               "top three of the {} for “{}”.").format(term_link("hybrid-search", "hybrid search"), q["text"]))
 
 
 def pipeline(facts) -> str:
