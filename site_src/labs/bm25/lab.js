@@ -1,95 +1,134 @@
-/* The BM25 explorer (lab.html draws its default). BM25 runs live in the browser over every
- * passage (RAG.engine.BM25, the twin of engine/bm25.py, tested equal, with the build's k1 and
- * b), for a question from the picker or any text the reader types; each result shows what every
- * query term added, and for a question the build searched, where dense search ranked it.
+/* The BM25 explorer: BM25 over every passage, run by the engine's JavaScript twin
+ * (RAG.engine.BM25, tested equal to engine/bm25.py) with the build's k1 and b, for a question
+ * from the picker or any text the reader types. Each result shows what every query term added,
+ * and, for a question the build searched, where dense search ranked it.
  * State: {q, text}: a question id and "" (its own text), or "" and the reader's text. Text that
  * is a question's, letter for letter but for case and spaces, is that question; text typed in
  * other case or spacing is kept as typed. */
-RAG.lab("bm25", {
-  accept(next, ctx) {
-    const text = typeof next.text === "string" ? next.text : "";
-    const q = typeof next.q === "string" ? next.q : "";
-    // Typing (typed: true) or a link that names only text: the text decides the question.
-    if (next.typed || (text !== ctx.state.text && q === ctx.state.q)) {
-      const preset = ctx.bm25.presetFor(text);
-      return { q: preset ? preset.id : "", text: preset && preset.text === text ? "" : text };
+(() => {
+  const h = RAG.h;
+  const fold = (text) => text.trim().toLowerCase().replace(/\s+/g, " ");
+  const same = (a, b) => fold(a) === fold(b);
+
+  /** The preset question whose text this is (but for case and spaces), or null. */
+  function presetFor(input, text) {
+    if (!fold(text)) return null;
+    return input.data.questions.find((q) => input.data.runs[q.id] && same(q.text, text)) || null;
+  }
+
+  /** The index the view searches, built once per list of passages and settings. */
+  let built = { passages: null, k1: null, b: null, index: null };
+  function indexOf(passages, k1, b) {
+    if (built.passages !== passages || built.k1 !== k1 || built.b !== b) {
+      built = { passages, k1, b, index: new RAG.engine.BM25(passages.map((p) => p.text), k1, b) };
     }
-    if (q === "") {
-      // The picker's "your own words": the text of the question left stays, to edit.
-      const left = ctx.state.q ? ctx.question(ctx.state.q) : null;
-      return { q: "", text: text || (left ? left.text : "") };
-    }
-    const question = ctx.question(q);
-    if (!question) return null;
-    return { q, text: ctx.bm25.same(text, question.text) && text !== question.text ? text : "" };
-  },
+    return built.index;
+  }
 
-  setup(ctx) {
-    const { passages, settings } = ctx.data;
-    const index = new RAG.engine.BM25(passages.map((p) => p.text), settings.bm25.k1, settings.bm25.b);
-    const fold = (text) => text.trim().toLowerCase().replace(/\s+/g, " ");
-    const presets = ctx.data.questions.filter((q) => ctx.question(q.id));
-    ctx.bm25 = {
-      index,
-      same: (a, b) => fold(a) === fold(b),
-      presetFor: (text) => (fold(text) ? presets.find((q) => fold(q.text) === fold(text)) || null : null),
-    };
-    const input = ctx.find('input[name="bm25-text"]');
-    ctx.on(input, "input", () => ctx.set({ text: input.value, typed: true }, { announce: "later" }));
-  },
+  function status(props) {
+    const { found, shown, n, answer, ranks } = props;
+    return [`${found} of ${n} passages share a term with the query; `,
+      found ? `the best ${shown.length} below.` : "BM25 has nothing to rank.",
+      answer ? [" The right passage, ", h("code", null, answer),
+        `, is at BM25 rank ${ranks.bm25 || "none"} and dense rank ${ranks.dense || "none"}.`] : null];
+  }
 
-  draw(ctx) {
-    const { passages } = ctx.data;
-    const { index } = ctx.bm25;
-    const depth = ctx.own.depth;
-    const question = ctx.state.q ? ctx.question(ctx.state.q) : null;
-    const text = ctx.state.text || (question ? question.text : "");
-    const input = ctx.find('input[name="bm25-text"]');
-    if (input.value !== text) input.value = text;
+  function termList(terms) {
+    return h("ul", { class: "terms" }, terms.length ? terms.map((t) => h("li", { class: t.df ? null : "is-zero" },
+      h("code", null, t.term), " ", t.df ? `in ${t.df} \u00b7 IDF ${RAG.fixed(t.idf, 3)}` : "in no passage"))
+      : h("li", { class: "is-zero" }, "no terms: BM25 needs letters or digits"));
+  }
 
-    // Every passage that shares a term, best first; equal scores keep the corpus order.
-    const scores = index.scores(text);
-    const found = scores.map((score, i) => ({ i, score })).filter((r) => r.score > 0)
-      .sort((a, b) => b.score - a.score || a.i - b.i);
-    const shown = found.slice(0, depth);
-    ctx.results = found.map((r) => [passages[r.i].id, r.score]);  // the whole ranking, scores unrounded
+  function result(r, n, top) {
+    return h("li", { class: ["result", r.isAnswer && "is-answer", n === 0 && "is-winner"], "data-pid": r.id },
+      h("span", { class: "rank" }, String(n + 1)),
+      h("span", { class: "pid" }, h("code", null, r.id), " ", h("span", { class: "title" }, `${r.title} \u203a ${r.section}`)),
+      // The bar's length as a share of the top score: a meter's value reads back clamped to its
+      // max, so with a max that changed Preact could take a stale value for the new one.
+      h("meter", { class: "score-bar", min: 0, max: 1, value: Number(RAG.fixed(r.score / top, 3)), "aria-hidden": "true" }),
+      h("span", { class: "score" }, RAG.fixed(r.score, 3)),
+      r.isAnswer ? h("span", { class: "flag" }, "right passage") : null,
+      h("ul", { class: "terms", "aria-label": "What each query term added" },
+        r.shares.map((c) => h("li", null, h("code", null, c.term), ` +${RAG.fixed(c.score, 3)}`))),
+      r.dense ? h("p", { class: "detail" }, r.dense.rank
+        ? `dense search: rank ${r.dense.rank}, cosine ${RAG.fixed(r.dense.cosine, 3)}` : "dense search: not ranked") : null);
+  }
 
-    const terms = RAG.engine.uniqueTerms(text);
-    RAG.replace(ctx.find(".query-terms ul.terms"), terms.length ? terms.map((term) => {
-      const df = index.docFreq(term);
-      return RAG.el("li", { class: df ? null : "is-zero" }, RAG.el("code", null, term), " ",
-        df ? `in ${df} \u00b7 IDF ${RAG.fixed(index.idf(term), 3)}` : "in no passage");
-    }) : RAG.el("li", { class: "is-zero" }, "no terms: BM25 needs letters or digits"));
+  RAG.lab("bm25", {
+    accept(next, input) {
+      const text = typeof next.text === "string" ? next.text : "";
+      const q = typeof next.q === "string" ? next.q : "";
+      const question = q ? input.question(q) : null;
+      // The reader typing, or text that is not the question's (a link that names text): the
+      // text decides the question. (The picker clears the text itself: setup.)
+      if (next.typed || (question && text && !same(text, question.text))) {
+        const preset = presetFor(input, text);
+        return { q: preset ? preset.id : "", text: preset && preset.text === text ? "" : text };
+      }
+      if (q === "") return { q: "", text };  // "your own words": the text stays, to edit
+      if (!question) return null;
+      return { q, text: text !== question.text ? text : "" };
+    },
 
-    const dense = question && question.runs ? question.runs.dense.map(([pid]) => pid) : null;
-    const answer = question ? question.answer : null;
-    const where = [];
-    if (answer && dense) {
-      const bm25Rank = ctx.results.findIndex(([pid]) => pid === answer) + 1;
-      const denseRank = dense.indexOf(answer) + 1;
-      where.push(" The right passage, ", RAG.el("code", null, answer),
-        `, is at BM25 rank ${bm25Rank || "none"} and dense rank ${denseRank || "none"}.`);
-    }
-    const status = ctx.find(".lab-status");
-    RAG.replace(status, `${found.length} of ${passages.length} passages share a term with the query; `,
-      found.length ? `the best ${shown.length} below.` : "BM25 has nothing to rank.", where);
+    props(state, input) {
+      const { passages } = input.data;
+      const index = indexOf(passages, input.data.settings.bm25.k1, input.data.settings.bm25.b);
+      const question = state.q ? input.question(state.q) : null;
+      const text = state.text || (question ? question.text : "");
+      // Every passage that shares a term, best first; equal scores keep the corpus order.
+      const found = index.scores(text).map((score, i) => ({ i, score })).filter((r) => r.score > 0)
+        .sort((a, b) => b.score - a.score || a.i - b.i);
+      const dense = question && question.runs ? question.runs.dense : null;
+      const denseRank = (pid) => dense.findIndex(([id]) => id === pid) + 1;
+      const answer = question ? question.answer : null;
+      const shown = found.slice(0, input.own.depth).map(({ i, score }) => {
+        const p = passages[i];
+        const rank = dense ? denseRank(p.id) : 0;
+        return { id: p.id, title: p.title, section: p.section, score, isAnswer: p.id === answer,
+                 shares: index.explain(text, i).filter((c) => c.score > 0),
+                 dense: dense ? { rank, cosine: rank ? dense[rank - 1][1] : null } : null };
+      });
+      return {
+        n: passages.length, found: found.length, shown,
+        terms: RAG.engine.uniqueTerms(text).map((term) => ({ term, df: index.docFreq(term), idf: index.idf(term) })),
+        answer: answer && dense ? answer : null,
+        ranks: answer && dense ? { bm25: found.findIndex((r) => passages[r.i].id === answer) + 1, dense: denseRank(answer) } : null,
+      };
+    },
 
-    const top = shown.length ? shown[0].score : 1;
-    RAG.replace(ctx.find("ol.bm25-results"), shown.map((r, n) => {
-      const p = passages[r.i];
-      const isAnswer = p.id === answer;
-      const rank = dense ? dense.indexOf(p.id) : -1;
-      return RAG.el("li", { class: ["result", isAnswer ? "is-answer" : "", n === 0 ? "is-winner" : ""], dataset: { pid: p.id } },
-        RAG.el("span", { class: "rank" }, String(n + 1)),
-        RAG.el("span", { class: "pid" }, RAG.el("code", null, p.id), " ", RAG.el("span", { class: "title" }, `${p.title} \u203a ${p.section}`)),
-        RAG.el("meter", { class: "score-bar", min: "0", max: RAG.fixed(top, 3), value: RAG.fixed(r.score, 3), "aria-hidden": "true" }),
-        RAG.el("span", { class: "score" }, RAG.fixed(r.score, 3)),
-        isAnswer ? RAG.el("span", { class: "flag" }, "right passage") : null,
-        RAG.el("ul", { class: "terms", "aria-label": "What each query term added" },
-          index.explain(text, r.i).filter((c) => c.score > 0).map((c) => RAG.el("li", null, RAG.el("code", null, c.term), ` +${RAG.fixed(c.score, 3)}`))),
-        dense ? RAG.el("p", { class: "detail" }, rank >= 0
-          ? `dense search: rank ${rank + 1}, cosine ${RAG.fixed(question.runs.dense[rank][1], 3)}` : "dense search: not ranked") : null);
-    }));
-    return status.textContent;
-  },
-});
+    view(props) {
+      const top = props.shown.length ? props.shown[0].score : 1;
+      return [
+        h("p", { class: "lab-status" }, status(props)),
+        h("div", { class: "query-terms" },
+          h("p", { class: "query-terms-label" }, "Query terms, each with the number of passages that hold it and its IDF:"),
+          termList(props.terms)),
+        h("ol", { class: "results bm25-results" }, props.shown.map((r, n) => result(r, n, top))),
+      ];
+    },
+
+    summary(props) {
+      return status(props).flat(2).map((part) => (part === null ? "" : typeof part === "string" ? part : props.answer)).join("");
+    },
+
+    setup(ctx) {
+      const box = ctx.find('input[name="bm25-text"]');
+      const picker = ctx.find('select[data-picker="question"]');
+      ctx.on(box, "input", () => ctx.set({ text: box.value, typed: true }, { announce: "later" }));
+      // A question picked replaces the typed text; "your own words" keeps the text shown, to
+      // edit. (The runtime's own handler then sets the same state again, which changes nothing.)
+      ctx.on(picker, "change", () => {
+        ctx.set(picker.value ? { q: picker.value, text: "" } : { q: "", text: box.value });
+      });
+      // The box shows the state's text (the typed text, or the question's) after every redraw:
+      // a question picked, a link followed, the lab started from a link.
+      const showText = () => {
+        const question = ctx.state.q ? ctx.input.question(ctx.state.q) : null;
+        const text = ctx.state.text || (question ? question.text : "");
+        if (box.value !== text) box.value = text;
+      };
+      new MutationObserver(showText).observe(ctx.output, { childList: true, subtree: true, characterData: true });
+      ctx.on(window, "hashchange", showText);
+    },
+  });
+})();

@@ -1,8 +1,9 @@
-"""The BM25 explorer (site_src/labs/bm25/): its data step on a hand-made
-help center (each term's document frequency and IDF, each result's per-term shares), and in a
-real browser BM25 run live on every preset question, on typed golden questions and on odd
-input, scoring exactly as the Python engine does; typing, the picker, the keyboard and shared
-links; and the template's drawing of a preset question equal to the script's."""
+"""The BM25 explorer (site_src/labs/bm25/): its data step on a hand-made help center (each
+term's document frequency and IDF, each result's per-term shares); its view, in Node, for every
+preset question, typed golden questions and odd input, scoring exactly as the Python engine
+does, and the rules that turn a candidate state (typing, the picker, a link) into the state it
+draws; in a real browser, what needs one: typing, the picker, the keyboard, announcements,
+shared links, and a phone's width."""
 
 import math
 from types import SimpleNamespace
@@ -12,10 +13,9 @@ from playwright.sync_api import expect
 
 from site_src.labs.bm25 import data as bm25
 from site_src.labs.bm25.data import bm25_explain
-from builder.page.facts import Facts
-from builder.page.render import render_lab
 from engine.bm25 import BM25, unique_terms
-from support.labs import drawn, hash_of, lab, open_page, outline
+from support.labs import hash_of, lab, open_page
+from support.views import markup, text as text_of
 
 ODD_INPUTS = ["", "?!-- ... ---", "x" * 500, ("refund policy " * 40)[:500], "Как экспортировать заметку в PDF?",
               "导出 PDF 文件", "QB-4021 QB-4021 qb 4021", "naïve café Größe", "İstanbul ΣΊΣΥΦΟΣ", "emoji 🙂 test"]
@@ -55,27 +55,27 @@ def test_explain_gives_each_terms_df_and_idf_and_each_results_shares():
 def test_the_data_step_lists_the_depth_and_explains_the_builds_runs():
     build = SimpleNamespace(data={"passages": PASSAGES, "questions": [{"id": "q", "set": "golden", "text": "sync"}],
                                   "runs": {"q": {"bm25": [["sync", 1.0]]}}})
-    lab = bm25.data(build)
-    assert lab["depth"] == bm25.DEPTH
-    assert lab["explain"]["q"]["top"][0]["id"] == "sync"
+    lab_ = bm25.data(build)
+    assert lab_["depth"] == bm25.DEPTH
+    assert lab_["explain"]["q"]["top"][0]["id"] == "sync"
 
 
 def test_the_default_is_a_preset_question_and_the_explanations_stay_out_of_the_browser(data, dist_dir):
-    lab = data["labs"]["bm25"]
-    assert bm25.STATE == {"q": bm25.STATE["q"], "text": ""} and bm25.STATE["q"] in lab["explain"]
-    depth = lab["depth"]
+    lab_ = data["labs"]["bm25"]
+    assert bm25.STATE == {"q": bm25.STATE["q"], "text": ""} and bm25.STATE["q"] in lab_["explain"]
+    depth = lab_["depth"]
     for q in data["questions"]:
-        assert [r["id"] for r in lab["explain"][q["id"]]["top"]] == [pid for pid, _ in data["runs"][q["id"]]["bm25"][:depth]]
+        assert [r["id"] for r in lab_["explain"][q["id"]]["top"]] == [pid for pid, _ in data["runs"][q["id"]]["bm25"][:depth]]
     bundle = (dist_dir / "assets" / "labs" / "bm25.js").read_text("utf-8")
     assert '"explain"' not in bundle and '"depth"' in bundle
 
 
-# ------------------------------------------------------------------ in the browser
+# ------------------------------------------------------------------ the view, in Node
 
 
 @pytest.fixture(scope="module")
 def engine(data):
-    """The Python engine over the same passages: what the browser must equal."""
+    """The Python engine over the same passages, with the build's settings: what the view must equal."""
     return BM25([p["text"] for p in data["passages"]], data["settings"]["bm25"]["k1"], data["settings"]["bm25"]["b"])
 
 
@@ -87,61 +87,129 @@ def golden(data):
     return [q for q in data["questions"] if q["set"] == "golden"]
 
 
+def question(data, qid):
+    return next(q for q in data["questions"] if q["id"] == qid)
+
+
 def expected_bm25(engine, data, text):
+    """Every passage that shares a term with `text`, best first (equal scores in corpus order)."""
     scores = engine.scores(text)
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
     return [(data["passages"][i]["id"], scores[i], engine.explain(text, i)) for i in order if scores[i] > 0]
 
 
-def shown_bm25(section):
-    return section.evaluate("""s => ({
-        rows: [...s.querySelectorAll('ol.bm25-results li.result')].map(li => ({
-            id: li.dataset.pid, score: li.querySelector('.score').textContent,
-            rank: li.querySelector('.rank').textContent, answer: li.classList.contains('is-answer'),
-            terms: [...li.querySelectorAll('ul.terms li')].map(t => t.textContent),
-            detail: li.querySelector('.detail') ? li.querySelector('.detail').textContent : null})),
-        terms: [...s.querySelectorAll('.query-terms li')].map(t => t.textContent),
-        status: s.querySelector('.lab-status').textContent,
-        results: RAG.labContext('bm25').results,
-    })""")
+def shown(html):
+    """What the drawing shows: its rows, the query's terms, the status."""
+    drawing = markup(html)
+    return {
+        "rows": [{"id": li.attributes["data-pid"], "rank": text_of(li.css_first(".rank")), "score": text_of(li.css_first(".score")),
+                  "title": text_of(li.css_first(".title")), "answer": "is-answer" in li.attributes["class"].split(),
+                  "flag": li.css_first(".flag") is not None,
+                  "terms": [text_of(t) for t in li.css("ul.terms li")],
+                  "detail": text_of(li.css_first(".detail")) if li.css_first(".detail") else None}
+                 for li in drawing.css("ol.bm25-results li.result")],
+        "terms": [text_of(t) for t in drawing.css(".query-terms li")],
+        "zero": [t.attributes.get("class") == "is-zero" for t in drawing.css(".query-terms li")],
+        "status": text_of(drawing.css_first(".lab-status")),
+    }
 
 
-def check_bm25(section, engine, data, text, q=None):
+def check_drawing(drawing, engine, data, text, q=None):
+    """A drawing against the Python engine (and, for a preset question, the build's runs)."""
     depth = data["labs"]["bm25"]["depth"]
     found = expected_bm25(engine, data, text)
     expected = found[:depth]
-    shown = shown_bm25(section)
-    # Every passage the browser's BM25 found, in order, with its exact score.
-    assert [pid for pid, _ in shown["results"]] == [pid for pid, _, _ in found]
-    for (pid, score), (_, want, _) in zip(shown["results"], found):
-        assert score == pytest.approx(want, rel=1e-12, abs=1e-12), pid
-    assert [r["id"] for r in shown["rows"]] == [pid for pid, _, _ in expected]
-    for row, (pid, score, parts) in zip(shown["rows"], expected):
+    got = shown(drawing.html)
+    passages = {p["id"]: p for p in data["passages"]}
+    assert [r["id"] for r in got["rows"]] == [pid for pid, _, _ in expected]
+    for row, (pid, score, parts) in zip(got["rows"], expected):
         assert row["score"] == f"{score:.3f}"
         assert row["terms"] == [f"{c.term} +{c.score:.3f}" for c in parts if c.score > 0]
-    assert [r["rank"] for r in shown["rows"]] == [str(i) for i in range(1, len(expected) + 1)]
+        assert row["title"] == f"{passages[pid]['title']} › {passages[pid]['section']}"
+    assert [r["rank"] for r in got["rows"]] == [str(i) for i in range(1, len(expected) + 1)]
     terms = unique_terms(text)
-    assert shown["terms"] == ([f"{t} in {engine.doc_freq(t)} · IDF {engine.idf(t):.3f}" if engine.doc_freq(t)
-                               else f"{t} in no passage" for t in terms] or ["no terms: BM25 needs letters or digits"])
+    assert got["terms"] == ([f"{t} in {engine.doc_freq(t)} · IDF {engine.idf(t):.3f}" if engine.doc_freq(t)
+                             else f"{t} in no passage" for t in terms] or ["no terms: BM25 needs letters or digits"])
+    assert got["zero"] == ([not engine.doc_freq(t) for t in terms] or [True])
     n = len(data["passages"])
-    assert shown["status"].startswith(f"{len(found)} of {n} passages share a term with the query; " +
-                                      (f"the best {len(expected)} below." if found else "BM25 has nothing to rank."))
-    if q is not None:
-        answer = q["answer"]
-        run = data["runs"][q["id"]]
-        # The browser's ranking equals the build's, score for score (rounded as stored).
-        assert [(pid, round(s, 6)) for pid, s, _ in expected] == [tuple(p) for p in run["bm25"][:depth]]
-        dense = [pid for pid, _ in run["dense"]]
-        cosine = dict(map(tuple, run["dense"]))
-        for row in shown["rows"]:
-            assert row["detail"] == f"dense search: rank {dense.index(row['id']) + 1}, cosine {cosine[row['id']]:.3f}"
-            assert row["answer"] == (row["id"] == answer)
-        bm25_rank = next((i for i, (pid, _) in enumerate(run["bm25"], 1) if pid == answer), None)
-        assert shown["status"].endswith(f" The right passage, {answer}, is at BM25 rank {bm25_rank or 'none'} "
-                                        f"and dense rank {dense.index(answer) + 1}.")
-    else:
-        assert all(r["detail"] is None and not r["answer"] for r in shown["rows"])
-        assert "right passage" not in shown["status"]
+    status = (f"{len(found)} of {n} passages share a term with the query; "
+              + (f"the best {len(expected)} below." if found else "BM25 has nothing to rank."))
+    if q is None:
+        assert got["status"] == status
+        assert all(r["detail"] is None and not r["answer"] and not r["flag"] for r in got["rows"])
+        return
+    answer = q["answer"]
+    run = data["runs"][q["id"]]
+    # The view's ranking equals the build's, score for score (as the data stores them).
+    assert [(pid, round(s, 6)) for pid, s, _ in expected] == [tuple(p) for p in run["bm25"][:depth]]
+    dense = [pid for pid, _ in run["dense"]]
+    cosine = dict(map(tuple, run["dense"]))
+    for row in got["rows"]:
+        assert row["detail"] == f"dense search: rank {dense.index(row['id']) + 1}, cosine {cosine[row['id']]:.3f}"
+        assert row["answer"] == row["flag"] == (row["id"] == answer)
+    bm25_rank = next((i for i, (pid, _, _) in enumerate(found, 1) if pid == answer), None)
+    assert got["status"] == (f"{status} The right passage, {answer}, is at BM25 rank {bm25_rank or 'none'} "
+                             f"and dense rank {dense.index(answer) + 1}.")
+    assert drawing.summary == got["status"]
+
+
+def test_every_preset_question_is_drawn_as_python_scores_it(views, data, engine):
+    questions = presets(data)
+    for q, drawing in zip(questions, views.draw_many("bm25", [{"q": q["id"], "text": ""} for q in questions])):
+        assert drawing.state == {"q": q["id"], "text": ""}
+        check_drawing(drawing, engine, data, q["text"], q)
+
+
+def test_typed_golden_questions_become_those_questions_and_odd_inputs_score_like_python(views, data, engine):
+    typed = [{"q": "", "text": q["text"], "typed": True} for q in golden(data)]
+    for q, drawing in zip(golden(data), views.draw_many("bm25", typed)):
+        assert drawing.state == {"q": q["id"], "text": ""}
+        check_drawing(drawing, engine, data, q["text"], q)
+    odd = [{"q": "", "text": text, "typed": True} for text in ODD_INPUTS]
+    for text, drawing in zip(ODD_INPUTS, views.draw_many("bm25", odd)):
+        assert drawing.state == {"q": "", "text": text}
+        check_drawing(drawing, engine, data, text)
+
+
+def test_a_question_in_other_case_and_spacing_is_that_question_kept_as_typed(views, data, engine):
+    q = golden(data)[0]
+    typed = f"  {q['text'].upper()} "
+    drawing = views.draw("bm25", {"q": "", "text": typed, "typed": True})
+    assert drawing.state == {"q": q["id"], "text": typed}
+    check_drawing(drawing, engine, data, q["text"], q)
+
+
+CANDIDATES = [
+    # (candidate state, the state drawn): typing, the picker, links
+    ({"q": "g05", "text": "refund", "typed": True}, {"q": "", "text": "refund"}),       # typed over a question
+    ({"q": "upload-4021", "text": "refund"}, {"q": "", "text": "refund"}),              # a link naming text only
+    ({"q": "", "text": "refund"}, {"q": "", "text": "refund"}),                         # your own words
+    ({"q": "", "text": "What does QB-4021 mean?"}, {"q": "", "text": "What does QB-4021 mean?"}),  # kept, to edit
+    ({"q": "g05", "text": ""}, {"q": "g05", "text": ""}),                               # a question
+    ({"q": "g01", "text": "what  does qb-4021 MEAN?"}, {"q": "g01", "text": "what  does qb-4021 MEAN?"}),
+    ({"q": "g01", "text": "What does QB-4021 mean?"}, {"q": "g01", "text": ""}),        # its own text: not repeated
+    ({"q": "", "text": ""}, {"q": "", "text": ""}),                                     # an emptied box
+]
+
+
+@pytest.mark.parametrize("candidate, accepted", CANDIDATES, ids=lambda c: repr(c)[:60])
+def test_a_candidate_state_becomes_the_state_drawn(views, data, candidate, accepted):
+    assert question(data, "g01")["text"] == "What does QB-4021 mean?"  # the cases above use its text
+    assert views.draw("bm25", candidate).state == accepted
+
+
+def test_the_view_refuses_a_question_nobody_searched(views):
+    with pytest.raises(AssertionError, match="accept\\(\\) refused"):
+        views.draw("bm25", {"q": "no-such-question", "text": ""})
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def shown_in(section):
+    """The section's output, drawn as the view draws it: markup for shown()."""
+    return SimpleNamespace(html=section.locator(".lab-output").inner_html(),
+                           summary=section.locator(".lab-status").text_content())
 
 
 @pytest.fixture(scope="module")
@@ -149,58 +217,40 @@ def desktop(make_page_module, site_url):
     return open_page(make_page_module, site_url, "#lab-bm25")
 
 
-def template_drawing(page, data, q):
-    """What lab.html draws for a preset question, in a page of its own."""
-    page.set_content(render_lab("bm25", Facts(data).namespace(), {"q": q}))
-    return drawn(page.locator("section.lab"))
-
-
 @pytest.mark.browser
-def test_every_preset_question_scores_as_python_and_as_the_template_drew_it(desktop, data, engine, make_page_module):
+def test_the_picker_shows_a_question_its_text_and_its_link(desktop, data, engine):
     section = lab(desktop, "bm25")
-    blank = make_page_module()
     select = section.locator('select[data-picker="question"]')
-    for q in presets(data):
+    for q in presets(data)[:4]:
         select.select_option(q["id"])
         expect(section.locator('input[name="bm25-text"]')).to_have_value(q["text"])
-        check_bm25(section, engine, data, q["text"], q)
+        check_drawing(shown_in(section), engine, data, q["text"], q)
         assert hash_of(desktop) == f"#lab-bm25?q={q['id']}"
-        script, template = drawn(section)[1:], template_drawing(blank, data, q["id"])[1:]
-        assert script == template, "\n".join(outline(["section", *template]))
-
-
-@pytest.mark.browser
-def test_typed_golden_questions_and_odd_inputs_score_like_python(desktop, data, engine):
-    section = lab(desktop, "bm25")
-    box = section.locator('input[name="bm25-text"]')
-    select = section.locator('select[data-picker="question"]')
-    for q in golden(data):
-        box.fill(q["text"])
-        expect(select).to_have_value(q["id"])
-        check_bm25(section, engine, data, q["text"], q)
-    for text in ODD_INPUTS:
-        box.fill(text)
-        expect(select).to_have_value("")
-        check_bm25(section, engine, data, text)
-    assert box.input_value() == ODD_INPUTS[-1]
 
 
 @pytest.mark.browser
 def test_results_follow_every_keystroke_and_the_picker_works_by_keyboard(desktop, data, engine):
     section = lab(desktop, "bm25")
     box = section.locator('input[name="bm25-text"]')
+    select = section.locator('select[data-picker="question"]')
     box.fill("")
     box.press_sequentially("refund")
-    check_bm25(section, engine, data, "refund")
+    expect(select).to_have_value("")
+    check_drawing(shown_in(section), engine, data, "refund")
     box.press_sequentially("able plan")
-    check_bm25(section, engine, data, "refundable plan")
+    check_drawing(shown_in(section), engine, data, "refundable plan")
     assert hash_of(desktop) == "#lab-bm25?text=refundable plan"
-    select = section.locator('select[data-picker="question"]')
+    q = golden(data)[2]
+    box.fill(q["text"])
+    expect(select).to_have_value(q["id"])
+    check_drawing(shown_in(section), engine, data, q["text"], q)
+    select.select_option("")
     select.focus()
     desktop.keyboard.press("ArrowDown")  # from "your own words" to the first preset question
     first = next(q for q in data["questions"] if q["set"] == "tracer")
     expect(select).to_have_value(first["id"])
-    check_bm25(section, engine, data, first["text"], first)
+    expect(box).to_have_value(first["text"])
+    check_drawing(shown_in(section), engine, data, first["text"], first)
 
 
 @pytest.mark.browser
@@ -212,15 +262,20 @@ def test_typed_text_is_kept_as_typed_and_your_own_words_keep_the_questions_text(
     box.fill(f"  {q['text'].upper()} ")  # the question in other case and spacing is that question
     expect(select).to_have_value(q["id"])
     expect(box).to_have_value(f"  {q['text'].upper()} ")
-    check_bm25(section, engine, data, q["text"], q)
+    check_drawing(shown_in(section), engine, data, q["text"], q)
     box.fill("")  # emptied (as the search box's clear button does): stays empty
     expect(box).to_have_value("")
-    check_bm25(section, engine, data, "")
+    check_drawing(shown_in(section), engine, data, "")
     select.select_option(q["id"])
+    expect(box).to_have_value(q["text"])
     select.select_option("")  # "your own words": the question's text stays, to edit
     expect(box).to_have_value(q["text"])
-    check_bm25(section, engine, data, q["text"])
+    check_drawing(shown_in(section), engine, data, q["text"])
     assert hash_of(desktop) == f"#lab-bm25?text={q['text']}"
+    box.fill("refund")
+    select.select_option(q["id"])  # a question picked over typed text replaces it
+    expect(box).to_have_value(q["text"])
+    check_drawing(shown_in(section), engine, data, q["text"], q)
 
 
 @pytest.mark.browser
@@ -241,16 +296,21 @@ def test_a_shared_link_restores_typed_text_or_a_question(make_page, site_url, da
     page = open_page(make_page, site_url, "#lab-bm25?text=" + "QB-4290%20rate%20limit")
     section = lab(page, "bm25")
     expect(section.locator('input[name="bm25-text"]')).to_have_value("QB-4290 rate limit")
-    check_bm25(section, engine, data, "QB-4290 rate limit")
-    q = next(q for q in data["questions"] if q["id"] == "g30")
+    expect(section.locator('select[data-picker="question"]')).to_have_value("")
+    check_drawing(shown_in(section), engine, data, "QB-4290 rate limit")
+    q = question(data, "g30")
     page.evaluate("() => { location.hash = '#lab-bm25?q=g30'; }")  # a link followed on the open page
     expect(section.locator('select[data-picker="question"]')).to_have_value("g30")
-    check_bm25(section, engine, data, q["text"], q)
+    expect(section.locator('input[name="bm25-text"]')).to_have_value(q["text"])
+    check_drawing(shown_in(section), engine, data, q["text"], q)
     page.evaluate("() => { location.hash = '#lab-bm25?text=refund'; }")  # text, while a question is shown
     expect(section.locator('select[data-picker="question"]')).to_have_value("")
-    check_bm25(section, engine, data, "refund")
+    expect(section.locator('input[name="bm25-text"]')).to_have_value("refund")
+    check_drawing(shown_in(section), engine, data, "refund")
+    page.evaluate("() => { location.hash = '#lab-bm25?text=REFUND'; }")  # the same drawing, other text
+    expect(section.locator('input[name="bm25-text"]')).to_have_value("REFUND")
     other = open_page(make_page, site_url, "#lab-bm25?q=g30")
-    check_bm25(lab(other, "bm25"), engine, data, q["text"], q)
+    expect(lab(other, "bm25").locator('input[name="bm25-text"]')).to_have_value(q["text"])
 
 
 @pytest.mark.browser
