@@ -1,10 +1,13 @@
 /* The BM25 explorer: BM25 over every passage, run by the engine's JavaScript twin
- * (RAG.engine.BM25, tested equal to engine/bm25.py) with the build's k1 and b, for a question
- * from the picker or any text the reader types. Each result shows what every query term added,
- * and, for a question the build searched, where dense search ranked it.
- * State: {q, text}: a question id and "" (its own text), or "" and the reader's text. Text that
- * is a question's, letter for letter but for case and spaces, is that question; text typed in
- * other case or spacing is kept as typed. */
+ * (RAG.engine.BM25, tested equal to engine/bm25.py), for a question from the picker or any text
+ * the reader types, at the k1 and b of two sliders (the build's settings to start with). Each
+ * result shows what every query term added, and, for a question the build searched, where dense
+ * search ranked it; two curves show the formula's term-frequency part for the settings shown,
+ * against a term's count and against a passage's length, with the top passages marked on them.
+ * State: {q, text, k1, b}: a question id and "" (its own text), or "" and the reader's text; the
+ * settings. Text that is a question's, letter for letter but for case and spaces, is that
+ * question; text typed in other case or spacing is kept as typed. A setting from a link is moved
+ * to the slider's nearest stop (clamped to its ends); one that is not a number is refused. */
 (() => {
   const h = RAG.h;
   const fold = (text) => text.trim().toLowerCase().replace(/\s+/g, " ");
@@ -16,6 +19,17 @@
     return input.data.questions.find((q) => input.data.runs[q.id] && same(q.text, text)) || null;
   }
 
+  /** A setting as the slider can show it: its nearest stop, within its ends; `fallback` when
+   *  none is given; null (refused) when it is not a number. */
+  function stopOf(value, slider, fallback) {
+    if (value === undefined || value === null || (typeof value === "string" && !value.trim())) return fallback;
+    const x = typeof value === "number" || typeof value === "string" ? Number(value) : NaN;
+    if (!Number.isFinite(x)) return null;
+    const last = Math.round((slider.max - slider.min) / slider.step);
+    const i = Math.min(Math.max(Math.round((x - slider.min) / slider.step), 0), last);
+    return Number((slider.min + i * slider.step).toFixed(slider.digits));
+  }
+
   /** The index the view searches, built once per list of passages and settings. */
   let built = { passages: null, k1: null, b: null, index: null };
   function indexOf(passages, k1, b) {
@@ -25,12 +39,17 @@
     return built.index;
   }
 
+  const K1 = "k\u2081";
+  const setting = (value, slider) => RAG.fixed(value, slider.digits);
+
   function status(props) {
-    const { found, shown, n, answer, ranks } = props;
+    const { found, shown, n, answer, ranks, settings } = props;
     return [`${found} of ${n} passages share a term with the query; `,
       found ? `the best ${shown.length} below.` : "BM25 has nothing to rank.",
       answer ? [" The right passage, ", h("code", null, answer),
-        `, is at BM25 rank ${ranks.bm25 || "none"} and dense rank ${ranks.dense || "none"}.`] : null];
+        `, is at BM25 rank ${ranks.bm25 || "none"} and dense rank ${ranks.dense || "none"}.`] : null,
+      settings.own ? null : ` Scored with ${K1} = ${settings.k1Text} and b = ${settings.bText}; the build's settings are ` +
+        `${settings.buildK1} and ${settings.buildB}.`];
   }
 
   function termList(terms) {
@@ -40,7 +59,8 @@
   }
 
   function result(r, n, top) {
-    return h("li", { class: ["result", r.isAnswer && "is-answer", n === 0 && "is-winner"], "data-pid": r.id },
+    // data-score: the score unrounded, as the engine's twin computed it (tests compare it with Python's).
+    return h("li", { class: ["result", r.isAnswer && "is-answer", n === 0 && "is-winner"], "data-pid": r.id, "data-score": String(r.score) },
       h("span", { class: "rank" }, String(n + 1)),
       h("span", { class: "pid" }, h("code", null, r.id), " ", h("span", { class: "title" }, `${r.title} \u203a ${r.section}`)),
       // The bar's length as a share of the top score: a meter's value reads back clamped to its
@@ -54,8 +74,135 @@
         ? `dense search: rank ${r.dense.rank}, cosine ${RAG.fixed(r.dense.cosine, 3)}` : "dense search: not ranked") : null);
   }
 
+  /* ------------------------------------------------------------------ the two curves */
+
+  // Each curve's drawing: a viewBox of 300 x 188, the plot inside these edges.
+  const PLOT = { width: 300, height: 188, left: 34, right: 290, top: 18, bottom: 152 };
+  // A coordinate to a tenth of a unit (plain rounding: only the view writes these numbers).
+  const px = (v) => String(Math.round(v * 10) / 10);
+
+  /** Round numbers from 0 to `max` for an axis, about `count` of them: steps of 1, 2 or 5 times a power of ten. */
+  function ticks(max, count) {
+    const rough = max / count;
+    const power = 10 ** Math.floor(Math.log10(rough));
+    const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough);
+    return Array.from({ length: Math.floor(max / step + 1e-9) + 1 }, (_, i) => Number((i * step).toFixed(6)));
+  }
+
+  function scales(xMax, yMax) {
+    return { x: (v) => PLOT.left + (v / xMax) * (PLOT.right - PLOT.left), y: (v) => PLOT.bottom - (v / yMax) * (PLOT.bottom - PLOT.top) };
+  }
+
+  const line = (points, at) => points.map(([a, b], i) => `${i ? "L" : "M"}${px(at.x(a))} ${px(at.y(b))}`).join(" ");
+
+  /** Grid, axes, tick labels and axis names of one curve. */
+  function axes(at, xTicks, yTicks, xName) {
+    return [
+      yTicks.filter((v) => v > 0).map((v) => h("line", { class: "grid", x1: px(PLOT.left), x2: px(PLOT.right), y1: px(at.y(v)), y2: px(at.y(v)) })),
+      yTicks.map((v) => h("text", { class: "value", x: px(PLOT.left - 6), y: px(at.y(v) + 4), "text-anchor": "end" }, String(v))),
+      xTicks.map((v) => h("text", { class: "value", x: px(at.x(v)), y: px(PLOT.bottom + 16), "text-anchor": "middle" }, String(v))),
+      h("path", { class: "axis", d: `M${px(PLOT.left)} ${px(PLOT.top - 8)}V${px(PLOT.bottom)}H${px(PLOT.right)}` }),
+      h("text", { class: "label-muted", x: "0", y: "9" }, "share \u00f7 IDF"),
+      h("text", { class: "label-muted", x: px((PLOT.left + PLOT.right) / 2), y: px(PLOT.height - 4), "text-anchor": "middle" }, xName),
+    ];
+  }
+
+  function dot(x, y, top, title) {
+    return h("circle", { class: top ? "bar-win" : "bar", cx: px(x), cy: px(y), r: top ? "5.5" : "3.5" }, h("title", null, title));
+  }
+
+  function countCurve(c) {
+    const at = scales(c.countMax, c.yMax);
+    const ceiling = c.k1 + 1;
+    return h("svg", { class: "bm25-curve", viewBox: `0 0 ${PLOT.width} ${PLOT.height}`, role: "img",
+      "aria-labelledby": "bm25-count-title", "aria-describedby": "bm25-count-note" },
+    h("title", { id: "bm25-count-title" }, `A term's share against its count, ${K1} = ${c.k1Text}`),
+    axes(at, ticks(c.countMax, 5), ticks(c.yMax, 4), "times the term occurs in the passage"),
+    h("line", { class: "edge edge-dashed", x1: px(PLOT.left), x2: px(PLOT.right), y1: px(at.y(ceiling)), y2: px(at.y(ceiling)) }),
+    h("text", { class: "label-muted", x: px(PLOT.right), y: px(at.y(ceiling) - 5), "text-anchor": "end" },
+      `${K1} + 1 = ${RAG.fixed(ceiling, c.k1Digits)}`),
+    h("path", { class: "edge-accent", d: line(c.countPoints, at) }),
+    c.counts.map((group) => dot(at.x(group.tf), at.y(group.weight), false, `${group.terms.join(", ")}: ${RAG.plural(group.tf, "time")}`)));
+  }
+
+  function lengthCurve(c) {
+    const at = scales(c.lengthMax, c.yMax);
+    return h("svg", { class: "bm25-curve", viewBox: `0 0 ${PLOT.width} ${PLOT.height}`, role: "img",
+      "aria-labelledby": "bm25-length-title", "aria-describedby": "bm25-length-note" },
+    h("title", { id: "bm25-length-title" }, `One occurrence's share against the passage's length, b = ${c.bText}`),
+    axes(at, ticks(c.lengthMax, 6), ticks(c.yMax, 4), "terms in the passage"),
+    h("line", { class: "edge edge-dashed", x1: px(at.x(c.avgLen)), x2: px(at.x(c.avgLen)), y1: px(PLOT.top), y2: px(PLOT.bottom) }),
+    // The average's name beside its line, on the side with room for it.
+    at.x(c.avgLen) < PLOT.right - 80
+      ? h("text", { class: "label-muted", x: px(at.x(c.avgLen) + 4), y: px(PLOT.top + 4) }, `average ${RAG.fixed(c.avgLen, 1)}`)
+      : h("text", { class: "label-muted", x: px(at.x(c.avgLen) - 4), y: px(PLOT.top + 4), "text-anchor": "end" }, `average ${RAG.fixed(c.avgLen, 1)}`),
+    h("path", { class: "edge-accent", d: line(c.lengthPoints, at) }),
+    // The top passage last, drawn over the others.
+    c.placed.slice().reverse().map((p) => dot(at.x(p.length), at.y(p.weight), p.rank === 1,
+      `rank ${p.rank}, ${p.id}: ${p.length} terms`)));
+  }
+
+  function curves(c) {
+    const w = (value) => RAG.fixed(value, 3);
+    const top = c.placed.length ? c.placed[0].id : null;
+    return h("figure", { class: "figure bm25-curves" },
+      h("div", { class: "bm25-curve-pair" },
+        h("div", { class: "bm25-curve-box" },
+          h("p", { class: "bm25-curve-title" }, "Against the count"),
+          countCurve(c),
+          h("p", { class: "bm25-curve-note", id: "bm25-count-note" },
+            `In a passage of average length (${RAG.fixed(c.avgLen, 1)} terms), a term found once adds ${w(c.once)} ` +
+            `\u00d7 its IDF, twice ${w(c.twice)}, ${c.countMax} times ${w(c.most)}: never more than ${K1} + 1. `,
+            top ? ["Dots: how often the query's terms occur in the top passage, ", h("code", null, top), ": ",
+              c.counts.map((g) => g.terms.map((term) => `${term} \u00d7${g.tf}`)).flat().join(", "), "."]
+              : "No passage shares a term with the query, so no dots.")),
+        h("div", { class: "bm25-curve-box" },
+          h("p", { class: "bm25-curve-title" }, "Against the length"),
+          lengthCurve(c),
+          h("p", { class: "bm25-curve-note", id: "bm25-length-note" },
+            `One occurrence adds ${w(c.shortest.weight)} \u00d7 its IDF in the shortest passage (${c.shortest.length} terms), ` +
+            `${w(c.average)} at the average length (dashed) and ${w(c.longest.weight)} in the longest (${c.longest.length} terms). `,
+            top ? `Dots: the ${RAG.plural(c.placed.length, "passage")} listed below, the top one larger.`
+              : "No passage shares a term with the query, so no dots."))),
+      h("figcaption", null, `What a term adds to a passage's score, divided by its IDF (the formula's term-frequency part), ` +
+        `at ${K1} = ${c.k1Text} and b = ${c.bText}` + (c.own ? ", the build's settings." : `; the build's are ${c.buildK1} and ${c.buildB}.`)));
+  }
+
+  /** What the curves draw: the formula's term-frequency part from the twin (index.tfPart), at
+   *  the corpus's real average length, with the top passages' real counts and lengths. */
+  function curveProps(index, text, found, shown, own, settings) {
+    const counts = new Map();
+    if (found.length) {
+      for (const c of index.explain(text, found[0].i)) {
+        if (c.tf) counts.set(c.tf, [...(counts.get(c.tf) || []), c.term]);
+      }
+    }
+    const countMax = Math.max(own.count_axis, ...counts.keys());
+    const longest = Math.max(...index.lengths);
+    const shortest = Math.min(...index.lengths);
+    const lengthMax = Math.ceil(longest / 10) * 10;
+    const avgLen = index.avgLen;
+    // A term never found adds nothing (the engine's explain, too, leaves tfPart out when tf = 0;
+    // with k1 = 0 it would be 0 / 0).
+    const tf = (count, length) => (count ? index.tfPart(count, length) : 0);
+    return {
+      ...settings, avgLen, countMax, lengthMax, yMax: own.sliders.k1.max + 1, k1Digits: own.sliders.k1.digits,
+      countPoints: Array.from({ length: countMax * 4 + 1 }, (_, i) => [i / 4, tf(i / 4, avgLen)]),
+      lengthPoints: Array.from({ length: lengthMax }, (_, i) => [i + 1, tf(1, i + 1)]),
+      counts: [...counts].sort((a, b) => a[0] - b[0]).map(([count, terms]) => ({ tf: count, terms, weight: tf(count, avgLen) })),
+      placed: shown.map((r, n) => ({ rank: n + 1, id: r.id, length: index.lengths[r.i], weight: tf(1, index.lengths[r.i]) })),
+      once: tf(1, avgLen), twice: tf(2, avgLen), most: tf(countMax, avgLen), average: tf(1, avgLen),
+      shortest: { length: shortest, weight: tf(1, shortest) }, longest: { length: longest, weight: tf(1, longest) },
+    };
+  }
+
   RAG.lab("bm25", {
     accept(next, input) {
+      const { sliders } = input.own;
+      const build = input.data.settings.bm25;
+      const k1 = stopOf(next.k1, sliders.k1, build.k1);
+      const b = stopOf(next.b, sliders.b, build.b);
+      if (k1 === null || b === null) return null;
       const text = typeof next.text === "string" ? next.text : "";
       const q = typeof next.q === "string" ? next.q : "";
       const question = q ? input.question(q) : null;
@@ -63,16 +210,18 @@
       // text decides the question. (The picker clears the text itself: setup.)
       if (next.typed || (question && text && !same(text, question.text))) {
         const preset = presetFor(input, text);
-        return { q: preset ? preset.id : "", text: preset && preset.text === text ? "" : text };
+        return { q: preset ? preset.id : "", text: preset && preset.text === text ? "" : text, k1, b };
       }
-      if (q === "") return { q: "", text };  // "your own words": the text stays, to edit
+      if (q === "") return { q: "", text, k1, b };  // "your own words": the text stays, to edit
       if (!question) return null;
-      return { q, text: text !== question.text ? text : "" };
+      return { q, text: text !== question.text ? text : "", k1, b };
     },
 
     props(state, input) {
       const { passages } = input.data;
-      const index = indexOf(passages, input.data.settings.bm25.k1, input.data.settings.bm25.b);
+      const { sliders } = input.own;
+      const build = input.data.settings.bm25;
+      const index = indexOf(passages, state.k1, state.b);
       const question = state.q ? input.question(state.q) : null;
       const text = state.text || (question ? question.text : "");
       // Every passage that shares a term, best first; equal scores keep the corpus order.
@@ -84,15 +233,19 @@
       const shown = found.slice(0, input.own.depth).map(({ i, score }) => {
         const p = passages[i];
         const rank = dense ? denseRank(p.id) : 0;
-        return { id: p.id, title: p.title, section: p.section, score, isAnswer: p.id === answer,
+        return { i, id: p.id, title: p.title, section: p.section, score, isAnswer: p.id === answer,
                  shares: index.explain(text, i).filter((c) => c.score > 0),
                  dense: dense ? { rank, cosine: rank ? dense[rank - 1][1] : null } : null };
       });
+      const settings = { own: state.k1 === build.k1 && state.b === build.b,
+                         k1Text: setting(state.k1, sliders.k1), bText: setting(state.b, sliders.b),
+                         buildK1: setting(build.k1, sliders.k1), buildB: setting(build.b, sliders.b) };
       return {
-        n: passages.length, found: found.length, shown,
+        n: passages.length, found: found.length, shown, settings,
         terms: RAG.engine.uniqueTerms(text).map((term) => ({ term, df: index.docFreq(term), idf: index.idf(term) })),
         answer: answer && dense ? answer : null,
         ranks: answer && dense ? { bm25: found.findIndex((r) => passages[r.i].id === answer) + 1, dense: denseRank(answer) } : null,
+        curves: curveProps(index, text, found, shown, input.own, { ...settings, k1: state.k1 }),
       };
     },
 
@@ -103,6 +256,7 @@
         h("div", { class: "query-terms" },
           h("p", { class: "query-terms-label" }, "Query terms, each with the number of passages that hold it and its IDF:"),
           termList(props.terms)),
+        curves(props.curves),
         h("ol", { class: "results bm25-results" }, props.shown.map((r, n) => result(r, n, top))),
       ];
     },
@@ -129,6 +283,8 @@
       };
       new MutationObserver(showText).observe(ctx.output, { childList: true, subtree: true, characterData: true });
       ctx.on(window, "hashchange", showText);
+      // Back to the engine's settings (engine/settings.py, as the build's data carries them).
+      ctx.on(ctx.find('button[name="bm25-reset"]'), "click", () => ctx.set({ ...ctx.input.data.settings.bm25 }));
     },
   });
 })();
