@@ -48,7 +48,7 @@
       found ? `the best ${shown.length} below.` : "BM25 has nothing to rank.",
       answer ? [" The right passage, ", h("code", null, answer),
         `, is at BM25 rank ${ranks.bm25 || "none"} and dense rank ${ranks.dense || "none"}.`] : null,
-      settings.own ? null : ` Scored with ${K1} = ${settings.k1Text} and b = ${settings.bText}; the build's settings are ` +
+      settings.isBuild ? null : ` Scored with ${K1} = ${settings.k1Text} and b = ${settings.bText}; the build\u2019s settings are ` +
         `${settings.buildK1} and ${settings.buildB}.`];
   }
 
@@ -116,7 +116,7 @@
     const ceiling = c.k1 + 1;
     return h("svg", { class: "bm25-curve", viewBox: `0 0 ${PLOT.width} ${PLOT.height}`, role: "img",
       "aria-labelledby": "bm25-count-title", "aria-describedby": "bm25-count-note" },
-    h("title", { id: "bm25-count-title" }, `A term's share against its count, ${K1} = ${c.k1Text}`),
+    h("title", { id: "bm25-count-title" }, `A term\u2019s share against its count, ${K1} = ${c.k1Text}`),
     axes(at, ticks(c.countMax, 5), ticks(c.yMax, 4), "times the term occurs in the passage"),
     h("line", { class: "edge edge-dashed", x1: px(PLOT.left), x2: px(PLOT.right), y1: px(at.y(ceiling)), y2: px(at.y(ceiling)) }),
     h("text", { class: "label-muted", x: px(PLOT.right), y: px(at.y(ceiling) - 5), "text-anchor": "end" },
@@ -129,7 +129,7 @@
     const at = scales(c.lengthMax, c.yMax);
     return h("svg", { class: "bm25-curve", viewBox: `0 0 ${PLOT.width} ${PLOT.height}`, role: "img",
       "aria-labelledby": "bm25-length-title", "aria-describedby": "bm25-length-note" },
-    h("title", { id: "bm25-length-title" }, `One occurrence's share against the passage's length, b = ${c.bText}`),
+    h("title", { id: "bm25-length-title" }, `One occurrence\u2019s share against the passage\u2019s length, b = ${c.bText}`),
     axes(at, ticks(c.lengthMax, 6), ticks(c.yMax, 4), "terms in the passage"),
     h("line", { class: "edge edge-dashed", x1: px(at.x(c.avgLen)), x2: px(at.x(c.avgLen)), y1: px(PLOT.top), y2: px(PLOT.bottom) }),
     // The average's name beside its line, on the side with room for it.
@@ -153,7 +153,7 @@
           h("p", { class: "bm25-curve-note", id: "bm25-count-note" },
             `In a passage of average length (${RAG.fixed(c.avgLen, 1)} terms), a term found once adds ${w(c.once)} ` +
             `\u00d7 its IDF, twice ${w(c.twice)}, ${c.countMax} times ${w(c.most)}: never more than ${K1} + 1. `,
-            top ? ["Dots: how often the query's terms occur in the top passage, ", h("code", null, top), ": ",
+            top ? ["Dots: how often the query\u2019s terms occur in the top passage, ", h("code", null, top), ": ",
               c.counts.map((g) => g.terms.map((term) => `${term} \u00d7${g.tf}`)).flat().join(", "), "."]
               : "No passage shares a term with the query, so no dots.")),
         h("div", { class: "bm25-curve-box" },
@@ -161,11 +161,11 @@
           lengthCurve(c),
           h("p", { class: "bm25-curve-note", id: "bm25-length-note" },
             `One occurrence adds ${w(c.shortest.weight)} \u00d7 its IDF in the shortest passage (${c.shortest.length} terms), ` +
-            `${w(c.average)} at the average length (dashed) and ${w(c.longest.weight)} in the longest (${c.longest.length} terms). `,
+            `${w(c.once)} at the average length (dashed) and ${w(c.longest.weight)} in the longest (${c.longest.length} terms). `,
             top ? `Dots: the ${RAG.plural(c.placed.length, "passage")} listed below, the top one larger.`
               : "No passage shares a term with the query, so no dots."))),
-      h("figcaption", null, `What a term adds to a passage's score, divided by its IDF (the formula's term-frequency part), ` +
-        `at ${K1} = ${c.k1Text} and b = ${c.bText}` + (c.own ? ", the build's settings." : `; the build's are ${c.buildK1} and ${c.buildB}.`)));
+      h("figcaption", null, `What a term adds to a passage\u2019s score, divided by its IDF (the formula\u2019s term-frequency part), ` +
+        `at ${K1} = ${c.k1Text} and b = ${c.bText}` + (c.isBuild ? ", the build\u2019s settings." : `; the build\u2019s are ${c.buildK1} and ${c.buildB}.`)));
   }
 
   /** What the curves draw: the formula's term-frequency part from the twin (index.tfPart), at
@@ -191,7 +191,7 @@
       lengthPoints: Array.from({ length: lengthMax }, (_, i) => [i + 1, tf(1, i + 1)]),
       counts: [...counts].sort((a, b) => a[0] - b[0]).map(([count, terms]) => ({ tf: count, terms, weight: tf(count, avgLen) })),
       placed: shown.map((r, n) => ({ rank: n + 1, id: r.id, length: index.lengths[r.i], weight: tf(1, index.lengths[r.i]) })),
-      once: tf(1, avgLen), twice: tf(2, avgLen), most: tf(countMax, avgLen), average: tf(1, avgLen),
+      once: tf(1, avgLen), twice: tf(2, avgLen), most: tf(countMax, avgLen),
       shortest: { length: shortest, weight: tf(1, shortest) }, longest: { length: longest, weight: tf(1, longest) },
     };
   }
@@ -237,7 +237,7 @@
                  shares: index.explain(text, i).filter((c) => c.score > 0),
                  dense: dense ? { rank, cosine: rank ? dense[rank - 1][1] : null } : null };
       });
-      const settings = { own: state.k1 === build.k1 && state.b === build.b,
+      const settings = { isBuild: state.k1 === build.k1 && state.b === build.b,
                          k1Text: setting(state.k1, sliders.k1), bText: setting(state.b, sliders.b),
                          buildK1: setting(build.k1, sliders.k1), buildB: setting(build.b, sliders.b) };
       return {

@@ -158,7 +158,7 @@ def settings_said(k1, b):
     """What the status adds when the settings are not the build's."""
     if (k1, b) == (BM25_K1, BM25_B):
         return ""
-    return f" Scored with k₁ = {k1:.1f} and b = {b:.2f}; the build's settings are {BM25_K1:.1f} and {BM25_B:.2f}."
+    return f" Scored with k₁ = {k1:.1f} and b = {b:.2f}; the build’s settings are {BM25_K1:.1f} and {BM25_B:.2f}."
 
 
 def check_drawing(drawing, engine, data, text, q=None, tolerance=1e-9):
@@ -397,7 +397,7 @@ def check_curves(html, data, engine, text):
     w = lambda f, n: f"{engine.tf_part(f, n):.3f}"  # noqa: E731
     count_note = (f"In a passage of average length ({avg:.1f} terms), a term found once adds {w(1, avg)} × its IDF, "
                   f"twice {w(2, avg)}, 10 times {w(10, avg)}: never more than k₁ + 1. ")
-    count_note += (f"Dots: how often the query's terms occur in the top passage, {top[0]}: "
+    count_note += (f"Dots: how often the query’s terms occur in the top passage, {top[0]}: "
                    + ", ".join(f"{t} ×{tf}" for tf, terms in sorted(groups.items()) for t in terms) + "."
                    if top else "No passage shares a term with the query, so no dots.")
     short, long_ = min(engine.lengths), max(engine.lengths)
@@ -407,9 +407,9 @@ def check_curves(html, data, engine, text):
                     if listed else "No passage shares a term with the query, so no dots.")
     assert fig["notes"] == [count_note, length_note]
     build = (engine.k1, engine.b) == (BM25_K1, BM25_B)
-    assert fig["caption"] == ("What a term adds to a passage's score, divided by its IDF (the formula's term-frequency "
+    assert fig["caption"] == ("What a term adds to a passage’s score, divided by its IDF (the formula’s term-frequency "
                               f"part), at k₁ = {engine.k1:.1f} and b = {engine.b:.2f}"
-                              + (", the build's settings." if build else f"; the build's are {BM25_K1:.1f} and {BM25_B:.2f}."))
+                              + (", the build’s settings." if build else f"; the build’s are {BM25_K1:.1f} and {BM25_B:.2f}."))
     for svg, name in zip(fig["svgs"], ("count", "length")):
         assert svg.attributes["role"] == "img" and svg.attributes["aria-describedby"] == f"bm25-{name}-note"
         assert text_of(svg.css_first("title"))
