@@ -1,16 +1,53 @@
 """The BM25 explorer: BM25 over every passage, with each query term's share of each score, for
-a preset question or any text the reader types (the browser runs the engine's JavaScript twin
-live; tests prove the two score alike).
+a preset question or any text the reader types, at settings of k1 and b the reader drags (the
+browser runs the engine's JavaScript twin live; tests prove the two score alike at every stop of
+both sliders); and BM25's two curves, a term's weight against its count and against the length of
+the passage, drawn for the settings shown.
 
 Example: data(build)["explain"]["upload-4021"]["top"][0]["id"] -> 'err-4021'
 """
 
-from engine.bm25 import BM25, unique_terms
+from decimal import Decimal
 
-STATE = {"q": "upload-4021", "text": ""}  # the state the page opens on: a question, or "" and typed text
+from engine.bm25 import BM25, unique_terms
+from engine.settings import BM25_B, BM25_K1
+
+# The state the page opens on: a question (or "" and typed text) at the engine's settings.
+STATE = {"q": "upload-4021", "text": "", "k1": BM25_K1, "b": BM25_B}
 DEPTH = 8                     # passages the explorer lists
 SCRIPTS = ("engine",)         # the browser's twin of the engine (BM25 and the tokenizer)
-BUILD_ONLY = ("explain",)     # drawn by the template and read by the prose; the browser recomputes it
+BUILD_ONLY = ("explain",)     # read by the prose; the browser computes its own
+# The sliders: the lab's own range and step (the settings' one home is engine/settings.py, and
+# each default must be one of the slider's stops). k1 = 0 scores a term present or absent;
+# b = 0 ignores length, b = 1 divides it out in full.
+SLIDERS = {"k1": {"min": 0.0, "max": 3.0, "step": 0.1}, "b": {"min": 0.0, "max": 1.0, "step": 0.05}}
+COUNT_AXIS = 10               # the count curve runs from 0 to this many occurrences
+
+
+def digits_of(step: float) -> int:
+    """Decimal places a value on this step needs. Example: digits_of(0.05) -> 2"""
+    return max(0, -Decimal(repr(step)).as_tuple().exponent)
+
+
+def stops(slider: dict) -> list[float]:
+    """Every value a slider can take, as the browser's range input steps through them.
+
+    Example: stops({"min": 0.0, "max": 0.2, "step": 0.1}) -> [0.0, 0.1, 0.2]
+    """
+    digits = digits_of(slider["step"])
+    count = round((slider["max"] - slider["min"]) / slider["step"])
+    return [round(slider["min"] + i * slider["step"], digits) for i in range(count + 1)]
+
+
+def sliders(defaults: dict) -> dict:
+    """name -> {min, max, step, digits}, refusing a default that is not one of its stops."""
+    shipped = {}
+    for name, slider in SLIDERS.items():
+        if defaults[name] not in stops(slider):
+            raise ValueError(f"site_src/labs/bm25/data.py: SLIDERS[{name!r}] does not stop at {defaults[name]}, the "
+                             f"engine's default (engine/settings.py); fix: choose a min and step that reach it")
+        shipped[name] = {**slider, "digits": digits_of(slider["step"])}
+    return shipped
 
 
 def bm25_explain(passages: list[dict], questions: list[dict], runs: dict, depth: int = DEPTH) -> dict:
@@ -34,4 +71,5 @@ def bm25_explain(passages: list[dict], questions: list[dict], runs: dict, depth:
 
 def data(build) -> dict:
     core = build.data
-    return {"depth": DEPTH, "explain": bm25_explain(core["passages"], core["questions"], core["runs"])}
+    return {"depth": DEPTH, "sliders": sliders(core["settings"]["bm25"]), "count_axis": COUNT_AXIS,
+            "explain": bm25_explain(core["passages"], core["questions"], core["runs"])}

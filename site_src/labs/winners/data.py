@@ -17,8 +17,7 @@ def who_wins(questions: list[dict], ranks: dict) -> dict:
             continue
         dense, bm25 = ranks[q["id"]]["dense"], ranks[q["id"]]["bm25"]
         d, b = dense or float("inf"), bm25 or float("inf")
-        rows.append({"id": q["id"], "text": q["text"], "answer": q["answer"], "paraphrase": q["paraphrase"],
-                     "dense": dense, "bm25": bm25, "hybrid": ranks[q["id"]]["hybrid"],
+        rows.append({"id": q["id"], "text": q["text"], "paraphrase": q["paraphrase"], "dense": dense, "bm25": bm25,
                      "winner": "dense" if d < b else "bm25" if b < d else "tie"})
     counts = {}
     for group, members in (("paraphrase", [r for r in rows if r["paraphrase"]]),
