@@ -189,8 +189,9 @@ def test_a_sample_of_states_is_drawn_in_chromium_as_the_build_draws_it(two_pages
         assert live.evaluate("([n, s]) => RAG.labContext(n).set(s, {replace: true, link: false})", [name, state])
         built, shown = section.evaluate(OUTPUT_TREE_JS, drawing.html)
         if built != shown:
-            diff = "\n".join(difflib.unified_diff(outline(json.loads(built)), outline(json.loads(shown)), "build",
-                                                  "Chromium", lineterm="", n=2))
+            diff = "\n".join(difflib.unified_diff(outline(["output", *json.loads(built)]),
+                                                  outline(["output", *json.loads(shown)]), "build", "Chromium",
+                                                  lineterm="", n=2))
             pytest.fail(f"lab {name}, state {state}: Chromium draws something else than the build:\n{diff[:4000]}",
                         pytrace=False)
 
