@@ -9,16 +9,17 @@ projection that fits only the passages it was given, at the cosine-weighted mean
 positions of its K nearest passages (MDS, t-SNE). The browser places a question asked live the
 same way. The nearest passages listed beside the map are ranked by the full 384-number cosine.
 
-The projections are cached in .cache/map/ by the passages' vectors, scikit-learn's version and
-projection.py's source, so a build with nothing new recomputes (and imports) nothing.
+The projections are cached in .cache/map/ by the passages' vectors, projection.py's source and
+scikit-learn's own __init__.py (which names its version), so a build with nothing new recomputes
+(and imports) nothing.
 
 Example: placed_by_neighbours([["a", 0.5], ["b", 0.25]], {"a": [0.0, 0.0], "b": [30.0, 0.0]}) -> [10.0, 0.0]
 """
 
 import hashlib
+import importlib.util
 import json
 import os
-from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
@@ -83,9 +84,19 @@ def same_document(documents: list[str], nearest: list[list[int]]) -> int:
     return sum(documents[row[0]] == documents[i] for i, row in enumerate(nearest))
 
 
+def library() -> Path:
+    """scikit-learn's __init__.py, which names its version, found without importing it (or
+    asking importlib.metadata, whose first call scans every installed package)."""
+    spec = importlib.util.find_spec("sklearn")
+    if spec is None or not spec.origin:
+        raise ModuleNotFoundError("site_src/labs/map/data.py: the map's projections need scikit-learn "
+                                  "(fix: install it, `pip install scikit-learn`, as requirements.txt lists)")
+    return Path(spec.origin)
+
+
 def cache_key(vectors: np.ndarray) -> str:
     digest = hashlib.sha256(np.ascontiguousarray(vectors, dtype="<f8").tobytes())
-    digest.update(json.dumps([CACHE_SCHEMA, version("scikit-learn"), code_key(CODE)]).encode())
+    digest.update(json.dumps([CACHE_SCHEMA, code_key((*CODE, library()))]).encode())
     return digest.hexdigest()[:20]
 
 
