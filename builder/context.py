@@ -4,6 +4,7 @@ Example: a lab's data(build) reads build.data["runs"]["upload-4021"]["dense"][0]
 """
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -15,6 +16,7 @@ class Build:
     site: Site                 # the corpus and the page's content
     data: dict                 # the page's core data so far (builder/core_data.py)
     vector_of: dict[str, np.ndarray] = field(default_factory=dict)  # every embedded text -> its vector
+    cache_dir: Path | None = None  # where a data step may keep what is slow to compute (None: keep nothing)
 
     @property
     def corpus(self):

@@ -568,14 +568,14 @@ async ({lengths, repeats}) => {
   const out = [];
   for (const n of lengths) {
     const text = sized(n);
-    for (let i = 0; i < 2; i++) await RAG.live.search(text);
+    for (let i = 0; i < 2; i++) await RAG.live.search(text, RAG.data);
     const embed = [], search = [];
     for (let i = 0; i < repeats; i++) {
       let t = performance.now();
       await RAG.live.embed(text);
       embed.push(performance.now() - t);
       t = performance.now();
-      await RAG.live.search(text);
+      await RAG.live.search(text, RAG.data);
       search.push(performance.now() - t);
     }
     out.push({ wordpieces: RAG.live.countWordpieces(text), embed_ms: embed, search_ms: search });

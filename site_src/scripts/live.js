@@ -7,10 +7,17 @@
  * A typed question then goes through the same stages as the build's: dense search (mean-pooled,
  * normalised, cosine with the build's passage vectors), BM25, reciprocal rank fusion.
  *
- *   RAG.live.available()  -> "" or why the model cannot run here (file://, no WebAssembly…)
- *   RAG.live.load({onProgress, signal}) -> Promise, once: downloaded, checked, ready
- *   RAG.live.search(text) -> Promise of {text, vector, wordpieces, runs: {dense, bm25, hybrid}}
- *   RAG.live.countWordpieces(text), RAG.live.bm25Only(text) -> [[id, score]]
+ * It reads no global data: the caller hands it what it needs, from the build's data as its lab's
+ * input holds it. `info` is data.live (the files, their sizes and checksums; null when the build
+ * shipped no model); `corpus` is {passages, settings} (data.passages, in the order of the vectors
+ * file, and data.settings: bm25's k1 and b, fusion_depth, rrf_k).
+ *
+ *   RAG.live.available(info)      -> "" or why the model cannot run here (file://, no WebAssembly…)
+ *   RAG.live.load(info, {onProgress, signal}) -> Promise, once: downloaded, checked, ready
+ *   RAG.live.search(text, corpus) -> Promise of {text, vector, wordpieces, runs: {dense, bm25, hybrid}}
+ *   RAG.live.bm25Only(text, corpus) -> [[id, score]]: BM25 alone, before (or without) the model
+ *   RAG.live.countWordpieces(text), RAG.live.embed(text)
+ *   RAG.live.state        -> "idle", "downloading", "loading", "ready" or "failed"
  *   RAG.live.timings      -> {downloadMs, readyMs, cached} once loaded
  */
 (() => {
@@ -25,12 +32,10 @@
   let tokenizer = null;      // cuts at the model's window, as the model reads
   let counter = null;        // does not cut: for counting a whole prompt
   let passageVectors = null;
-  let bm25 = null;
+  const indexes = new WeakMap();  // corpus.passages -> its BM25 index, built once
 
-  live.info = () => (RAG.data && RAG.data.live) || null;
-
-  live.available = () => {
-    if (!live.info()) return "this copy of the page was built without the live model (build.py --live-model off)";
+  live.available = (info) => {
+    if (!info) return "this copy of the page was built without the live model (build.py --live-model off)";
     if (window.location.protocol === "file:") return "file";
     if (typeof WebAssembly !== "object") return "this browser has no WebAssembly";
     return "";
@@ -192,11 +197,10 @@
 
   /* ------------------------------------------------------------ the model */
 
-  live.load = ({ onProgress = () => {}, signal } = {}) => {
+  live.load = (info, { onProgress = () => {}, signal } = {}) => {
     if (loading) return loading;
-    const reason = live.available();
+    const reason = live.available(info);
     if (reason) return Promise.reject(new Error(reason));
-    const info = live.info();
     const total = info.download_bytes;
     let received = 0;
     const began = performance.now();
@@ -221,8 +225,6 @@
       tokenizer = new RAG.WordPiece(words, info.max_wordpieces);
       counter = new RAG.WordPiece(words, Infinity);
       passageVectors = new Float32Array(passages.buffer);
-      const data = RAG.data;
-      bm25 = new RAG.engine.BM25(data.passages.map((p) => p.text), data.settings.bm25.k1, data.settings.bm25.b);
       live.timings = { downloadMs: downloaded - began, readyMs: performance.now() - downloaded,
                        cached: [model, wasm, vocab, passages].every((file) => file.cached) };
       live.state = "ready";
@@ -256,17 +258,26 @@
   /** [[id, score]] best first, equal scores in the passages' order (as builder/search.py ranks). */
   const ranked = (scores) => scores.map((score, i) => [i, score]).sort((a, b) => (b[1] - a[1]) || (a[0] - b[0]));
 
+  /** BM25 over the corpus's passages: [[id, score]] of those sharing a term, best first. */
+  function bm25Ranking(text, { passages, settings }) {
+    if (!indexes.has(passages)) indexes.set(passages, new RAG.engine.BM25(passages.map((p) => p.text), settings.bm25.k1, settings.bm25.b));
+    return ranked(indexes.get(passages).scores(text)).filter(([, score]) => score > 0).map(([i, score]) => [passages[i].id, round6(score)]);
+  }
+
   /** A question through the build's stages, computed here: dense, BM25, their fusion. */
-  live.search = async (text) => {
-    const { passages, settings } = RAG.data;
+  live.search = async (text, corpus) => {
+    const { passages, settings } = corpus;
     const { vector, wordpieces } = await live.embed(text);
     const size = vector.length;
+    if (passageVectors.length !== passages.length * size) {
+      throw new Error(`the passages' vectors hold ${passageVectors.length / size} passages, the page's data ${passages.length}; rebuild the site`);
+    }
     const dense = ranked(passages.map((_, p) => {
       let dot = 0;
       for (let d = 0; d < size; d++) dot += passageVectors[p * size + d] * vector[d];
       return dot;
     })).map(([i, score]) => [passages[i].id, round6(score)]);
-    const sparse = ranked(bm25.scores(text)).filter(([, score]) => score > 0).map(([i, score]) => [passages[i].id, round6(score)]);
+    const sparse = bm25Ranking(text, corpus);
     const depth = settings.fusion_depth;
     const hybrid = RAG.engine.rrf([dense.slice(0, depth).map(([id]) => id), sparse.slice(0, depth).map(([id]) => id)],
       settings.rrf_k).map(([id, score]) => [id, round6(score)]);
@@ -276,10 +287,6 @@
   /** How many wordpieces `text` is in the model's tokenizer, uncut. */
   live.countWordpieces = (text) => counter.encode(text).length;
 
-  /** BM25 alone, for a typed question before the model is loaded. */
-  live.bm25Only = (text) => {
-    const { passages, settings } = RAG.data;
-    const index = bm25 || (bm25 = new RAG.engine.BM25(passages.map((p) => p.text), settings.bm25.k1, settings.bm25.b));
-    return ranked(index.scores(text)).filter(([, score]) => score > 0).map(([i, score]) => [passages[i].id, round6(score)]);
-  };
+  /** BM25 alone, for a typed question before the model is loaded (a pure function of its arguments). */
+  live.bm25Only = (text, corpus) => bm25Ranking(text, corpus);
 })();

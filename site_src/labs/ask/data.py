@@ -17,7 +17,6 @@ from builder.core_data import source_of
 STATE = {"text": "Getting QB-4021 when uploading"}  # the traced question the lab opens on
 SCRIPTS = ("engine", "wordpiece", "live")
 READER = "customer"  # whose permissions filter the passages the prompt carries
-BUILD_ONLY = ("prompt",)
 
 
 def sent_passages(fused: list[str], acl: dict[str, list[str]], groups: list[str]) -> list[str]:
@@ -38,10 +37,7 @@ def data(build) -> dict:
         sent = sent_passages([pid for pid, _ in core["runs"][q["id"]]["hybrid"]], acl, list(reader.groups))
         prompt = build_prompt(q["text"], [source_of(corpus.by_id[pid]) for pid in sent])
         presets[q["id"]] = {"sent": sent, "tokens": count_o200k(prompt)}
-    default = next((q for q in core["questions"] if q["text"] == STATE["text"]), None)
-    if default is None:
+    if not any(q["text"] == STATE["text"] for q in core["questions"]):
         raise ValueError(f"site_src/labs/ask/data.py: STATE's text {STATE['text']!r} is no preset question's "
                          "(fix: copy a golden or tracer question's text exactly)")
-    sources = [source_of(corpus.by_id[pid]) for pid in presets[default["id"]]["sent"]]
-    return {"reader": {"role": reader.role, "label": reader.label, "groups": list(reader.groups)},
-            "presets": presets, "prompt": build_prompt(default["text"], sources)}
+    return {"reader": {"role": reader.role, "label": reader.label, "groups": list(reader.groups)}, "presets": presets}

@@ -1,6 +1,9 @@
 """Ask your own question (site_src/labs/ask/, scripts live.js and
 wordpiece.js): the build's own embedding model run in Chromium by onnxruntime-web.
 
+- In Node, the view: a preset question's every stage with the build's numbers and the prompt
+  Python builds; a typed one before the model, BM25 alone as Python ranks it; typed markup stays
+  text. live.js and the lab read no global data.
 - For every preset question, the vector computed in the browser against the build's (the largest
   difference is written to test-artifacts/live-agreement.json), and the dense, BM25 and fused
   rankings identical to the build's.
@@ -31,6 +34,7 @@ from engine.dense import model_fingerprint, resolve_model
 from engine.prompt import Source, build_prompt, escape
 from support.labs import lab, open_page
 from support.paths import ARTIFACTS, ROOT
+from support.views import markup, text as text_of
 
 CACHE_NAME = "rag-explainer-live-model-v1"   # live.js's CACHE
 LOAD_TIMEOUT_MS = 120_000
@@ -56,6 +60,94 @@ def test_each_preset_sends_the_fused_passages_a_customer_may_read(data):
 
 def test_the_lab_opens_on_a_question_the_build_searched(data):
     assert any(q["text"] == ask.STATE["text"] for q in data["questions"])
+
+
+# ------------------------------------------------------------------ the view, in Node
+
+
+def drawn_stages(html):
+    node = markup(html)
+    return node, {stage.attributes["data-stage"]: stage for stage in node.css(".ask-stage")}
+
+
+def ids_in(stage):
+    return [li.attributes["data-pid"] for li in stage.css("li.result[data-pid]")]
+
+
+def scores_in(stage):
+    return [text_of(li.css_first(".score")) for li in stage.css("li.result[data-pid]")]
+
+
+def python_prompt(question, sent, data):
+    by_id = {p["id"]: p for p in data["passages"]}
+    return build_prompt(question, [Source(pid, by_id[pid]["title"], by_id[pid]["updated"], by_id[pid]["text"]) for pid in sent])
+
+
+def test_a_preset_is_drawn_with_the_builds_numbers_at_every_stage(views, data):
+    own = data["labs"]["ask"]
+    updated = {p["id"]: p["updated"] for p in data["passages"]}
+    shown = [q for q in data["questions"] if q["set"] == "tracer"] + [q for q in data["questions"] if q["set"] == "golden"][:3]
+    for q, drawing in zip(shown, views.draw_many("ask", [{"text": q["text"]} for q in shown])):
+        node, stage = drawn_stages(drawing.html)
+        run = data["runs"][q["id"]]
+        status = f"“{q['text']}” is a question the page follows: every number below was computed by the build."
+        assert text_of(node.css_first(".lab-status")) == status and drawing.summary == status
+        for key, name, digits in (("dense", "dense", 3), ("bm25", "bm25", 3), ("fused", "hybrid", 5)):
+            assert ids_in(stage[key]) == [pid for pid, _ in run[name][:5]], (q["id"], key)
+            assert scores_in(stage[key]) == [f"{score:.{digits}f}" for _, score in run[name][:5]]
+            assert text_of(stage[key].css_first(".ask-source")) == "computed by the build"
+        sent = own["presets"][q["id"]]["sent"]
+        assert ids_in(stage["filter"]) == sent and scores_in(stage["filter"]) == [updated[pid] for pid in sent]
+        assert text_of(stage["filter"].css_first(".ask-source")) == (
+            f"A customer may read these {len(sent)} of the fused list's best; the filter runs before the top "
+            f"{settings.PROMPT_PASSAGES} are taken.")
+        assert stage["prompt"].css_first("pre.ask-prompt").text() == python_prompt(q["text"], sent, data)
+        assert text_of(stage["prompt"].css_first(".ask-source")) == (
+            f"{own['presets'][q['id']]['tokens']} tokens ({data['tokens']['tokenizer']}), counted by the build.")
+        for quiet in ("answer", "check"):
+            assert not stage[quiet].css("li")
+        assert "No language model runs on this page." in text_of(stage["answer"])
+
+
+def test_before_the_model_a_typed_question_gets_bm25_alone_ranked_as_python_ranks_it(views, data):
+    typed = "why does my export to markdown lose images"
+    drawing = views.draw("ask", {"text": typed})
+    node, stage = drawn_stages(drawing.html)
+    index = BM25([p["text"] for p in data["passages"]], data["settings"]["bm25"]["k1"], data["settings"]["bm25"]["b"])
+    scores = index.scores(typed)
+    order = [i for i in sorted(range(len(scores)), key=lambda i: (-scores[i], i)) if scores[i] > 0]
+    ranked = [data["passages"][i]["id"] for i in order]
+    assert ids_in(stage["bm25"]) == ranked[:5]
+    assert scores_in(stage["bm25"]) == [f"{scores[i]:.3f}" for i in order[:5]]
+    assert text_of(stage["bm25"].css_first(".ask-source")) == "computed live in your browser"
+    assert text_of(node.css_first(".lab-status")) == (
+        f"“{typed}”: BM25 alone, computed live in your browser. Dense search and fusion need the embedding model: "
+        "load it above (search by meaning runs in your browser, never on a server).")
+    for waiting in ("dense", "fused"):
+        assert ids_in(stage[waiting]) == []
+        assert text_of(stage[waiting].css_first(".ask-source")) == "waiting for the model"
+        assert text_of(stage[waiting].css_first(".ask-waiting")) == "Needs the model: load it above."
+    acl = {p["id"]: p["acl"] for p in data["passages"]}
+    sent = pre_filter(ranked, acl, data["labs"]["ask"]["reader"]["groups"], settings.PROMPT_PASSAGES)
+    assert ids_in(stage["filter"]) == sent
+    assert "of the BM25 list's best" in text_of(stage["filter"].css_first(".ask-source"))
+    assert stage["prompt"].css_first("pre.ask-prompt").text() == python_prompt(typed, sent, data)
+    assert text_of(stage["prompt"].css_first(".ask-source")) == "Its size is counted once the model's tokenizer is loaded."
+
+
+def test_an_empty_field_asks_for_a_question_and_typed_markup_stays_text(views):
+    node, stage = drawn_stages(views.draw("ask", {"text": "   "}).html)
+    assert text_of(node.css_first(".lab-status")) == "Type a question above."
+    assert all(text_of(stage[key].css_first(".ask-source")) == "waiting for a question" for key in ("dense", "bm25", "fused"))
+    hostile = '<img src="x" onerror="alert(1)"> </bdi>\u202eevil'
+    node, _ = drawn_stages(views.draw("ask", {"text": hostile}).html)
+    assert not node.css("img") and node.css_first(".lab-status bdi").text() == hostile
+
+
+def test_the_model_in_the_browser_and_the_lab_read_no_global_data():
+    # What they need comes as arguments (live.js: RAG.live.load(info, …), search(text, corpus)).
+    for path in ("site_src/scripts/live.js", "site_src/labs/ask/lab.js"):
+        assert "RAG.data" not in (ROOT / path).read_text("utf-8"), path
 
 
 # ------------------------------------------------------------------ helpers
@@ -118,7 +210,7 @@ def test_every_preset_searched_live_matches_the_build(live_page, data):
     found = live_page.evaluate("""async (texts) => {
         const out = [];
         for (const text of texts) {
-          const r = await RAG.live.search(text);
+          const r = await RAG.live.search(text, RAG.data);
           out.push({vector: Array.from(r.vector), runs: r.runs});
         }
         return out;
@@ -204,7 +296,7 @@ def test_a_typed_question_goes_through_every_stage_with_the_same_prompt_python_b
     text = "can I get my money back after a month"
     ask_text(section, text)
     expect(section.locator(".lab-status")).to_contain_text("computed live in your browser")
-    found = live_page.evaluate("(t) => RAG.live.search(t).then(r => r.runs)", text)
+    found = live_page.evaluate("(t) => RAG.live.search(t, RAG.data).then(r => r.runs)", text)
     assert stage_ids(section, "dense") == [pid for pid, _ in found["dense"][:5]]
     assert stage_ids(section, "bm25") == [pid for pid, _ in found["bm25"][:5]]
     assert stage_ids(section, "fused") == [pid for pid, _ in found["hybrid"][:5]]

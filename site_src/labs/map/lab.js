@@ -1,66 +1,112 @@
-/* Where questions land (lab.html draws a preset). The passages and the preset questions at the
- * places the build computed (PCA, builder/labs/map.py); a question asked live is placed here
- * through the same projection (own.mean, own.axes), its nearest passages being the live dense
- * ranking (full 384-number cosine). State: {q}: a preset question id, or "live". */
-RAG.lab("map", {
-  accept(next, ctx) {
-    const question = ctx.question(next.q);
-    return question && question.runs ? { q: next.q } : null;
-  },
+/* Where questions land: the passages and the preset questions where the build drew them (the
+ * projection that kept the most nearest neighbours, site_src/labs/map/data.py), the question
+ * shown joined to its nearest passages by the full 384-number cosine, listed beside. A question
+ * asked live is placed here the way the build placed the presets: projected through the same
+ * plane (own.placement "projection", PCA) or at the cosine-weighted mean of its nearest passages'
+ * places ("neighbours"). State: {q}: a preset question id, or "live". */
+(() => {
+  const h = RAG.h;
+  const at1 = (v) => RAG.fixed(v, 1);
+  const percent = (share) => `${RAG.fixed(share * 100, 1)}%`;
+  const rounded = (v) => Number(RAG.fixed(v, 1));
 
-  setup(ctx) {
-    // A question asked live appears in the picker (the runtime lists it); show it once asked.
-    ctx.on(document, "rag:questions", (event) => { if (ctx.state.q === event.detail.id) ctx.set({}, { link: false }); });
-  },
+  /** data.py placed_by_neighbours, term by term in the same order, so a preset asked live lands
+   *  exactly where the build put it. */
+  function byNeighbours(nearest, xyOf) {
+    let weights = nearest.map(([, cosine]) => Math.max(cosine, 0));
+    if (!weights.some((w) => w > 0)) weights = nearest.map(() => 1);
+    let x = 0, y = 0, total = 0;
+    nearest.forEach(([pid], i) => {
+      x += weights[i] * xyOf[pid][0];
+      y += weights[i] * xyOf[pid][1];
+      total += weights[i];
+    });
+    return [rounded(x / total), rounded(y / total)];
+  }
 
-  draw(ctx) {
-    const { data, own } = ctx;
-    const question = ctx.question(ctx.state.q);
-    const svg = RAG.svg;
-    const el = RAG.el;
-    const fixed = (x) => RAG.fixed(x, 1);
-    const [width, height, pad] = own.size;
-    const frame = own.frame;
-    const xyOf = Object.fromEntries(data.passages.map((p, i) => [p.id, own.passages[i]]));
-    const documentOf = (pid) => own.documents.indexOf(data.passages.find((p) => p.id === pid).document);
+  /** The build's linear projection (PCA): (vector - mean) . axes, then into the drawing's units. */
+  function projected(vector, { mean, axes, frame }, [width, height]) {
+    const plane = axes.map((axis) => axis.reduce((sum, a, d) => sum + a * (vector[d] - mean[d]), 0));
+    const clamp = (v, high) => Math.min(high, Math.max(0, v));
+    return [rounded(clamp(frame[0] + frame[2] * plane[0], width)), rounded(clamp(frame[1] - frame[2] * plane[1], height))];
+  }
 
-    let at = own.questions[question.id];
-    const live = question.source === "live";
-    if (live) {
-      // The same projection as the build's: (vector - mean) . axes, then into the drawing's units.
-      const plane = own.axes.map((axis) => axis.reduce((sum, a, d) => sum + a * (question.vector[d] - own.mean[d]), 0));
-      const clamp = (v, low, high) => Math.min(high, Math.max(low, v));
-      at = [clamp(pad + (plane[0] - frame[0]) / (frame[2] - frame[0]) * (width - 2 * pad), 0, width),
-            clamp(height - pad - (plane[1] - frame[1]) / (frame[3] - frame[1]) * (height - 2 * pad), 0, height)]
-        .map((v) => Math.round(v * 10) / 10);
-    }
-    const nearest = question.runs.dense.slice(0, own.nearest);
-    const nearIds = nearest.map(([pid]) => pid);
+  function caption(props) {
+    const { names, method, kept, order, k, dimensions } = props;
+    const others = order.filter((m) => m !== method).map((m) => `${names[m]} ${percent(kept[m])}`);
+    const placed = props.placement === "neighbours"
+      ? `${names[method]} places only the passages it was fitted on, so each question sits at the mean of the places ` +
+        `of its ${k} nearest passages, each weighted by its cosine: near them by construction.`
+      : "Each question is projected onto the same plane as the passages.";
+    return [`Drawn by ${names[method]}: of each passage's ${k} nearest passages by cosine in all ${dimensions} ` +
+      `dimensions, ${percent(kept[method])} are among its ${k} nearest on this plane (${others.join(", ")}). `,
+    placed, " Far distances on the plane mean little; the ranks beside come from the full vectors."];
+  }
 
-    RAG.replace(ctx.find("g.map-links"), nearIds.map((pid) => svg("line", {
-      class: "map-link", x1: fixed(at[0]), y1: fixed(at[1]), x2: fixed(xyOf[pid][0]), y2: fixed(xyOf[pid][1]) })));
-    RAG.replace(ctx.find("g.map-passages"), data.passages.map((p) => svg("circle", {
-      class: ["map-passage", `doc-${own.documents.indexOf(p.document)}`, nearIds.includes(p.id) ? "is-near" : ""],
-      cx: fixed(xyOf[p.id][0]), cy: fixed(xyOf[p.id][1]), r: "5" }, svg("title", null, `${p.id} \u00b7 ${p.title}`))));
-    RAG.replace(ctx.find("g.map-questions"),
-      data.questions.filter((q) => q.id !== question.id).map((q) => {
-        const [x, y] = own.questions[q.id];
-        return svg("rect", { class: "map-question", x: fixed(x - 3), y: fixed(y - 3), width: "6", height: "6" });
-      }),
-      svg("rect", { class: "map-question is-shown", x: fixed(at[0] - 6), y: fixed(at[1] - 6), width: "12", height: "12" },
-        svg("title", null, question.text)));
-    RAG.replace(ctx.find("#map-desc"), `${data.passages.length} passages as dots coloured by document, ` +
-      `${Object.keys(own.questions).length} questions as squares; the question shown, \u201c${question.text}\u201d, ` +
-      `is joined to its ${own.nearest} nearest passages by cosine.`);
+  RAG.lab("map", {
+    accept(next, input) {
+      const question = input.question(next.q);
+      return question && question.runs ? { q: next.q } : null;
+    },
 
-    const where = live ? "placed and ranked live in your browser" : "computed by the build";
-    RAG.replace(ctx.find(".map-shown"), `\u201c${question.text}\u201d, ${where}`);
-    RAG.replace(ctx.find("ol.map-nearest"), nearest.map(([pid, value], i) => el("li", {
-      class: ["result", pid === question.answer ? "is-answer" : ""], dataset: { pid } },
-      el("span", { class: "rank" }, String(i + 1)),
-      el("span", { class: "pid" }, el("span", { class: ["map-swatch", `doc-${documentOf(pid)}`], "aria-hidden": "true" }),
-        el("code", null, pid)),
-      el("span", { class: "score" }, RAG.fixed(value, 3)))));
-    return `\u201c${question.text}\u201d on the map; its nearest passage by cosine is ${nearIds[0]}.`;
-  },
-});
+    props(state, input) {
+      const { own, data } = input;
+      const question = input.question(state.q);
+      const xyOf = Object.fromEntries(data.passages.map((p, i) => [p.id, own.passages[i]]));
+      const live = question.source === "live";
+      const nearest = question.runs.dense.slice(0, own.nearest);
+      let at = own.questions[question.id];
+      if (live) at = own.placement === "projection" ? projected(question.vector, own.projection, own.size) : byNeighbours(nearest, xyOf);
+      const near = new Set(nearest.map(([pid]) => pid));
+      const documentOf = Object.fromEntries(data.passages.map((p) => [p.id, own.documents.indexOf(p.document)]));
+      return {
+        size: own.size, at, live, text: question.text, k: own.nearest, documents: own.documents,
+        names: own.names, method: own.method, kept: own.kept, order: own.order, placement: own.placement,
+        dimensions: data.model.dimensions,
+        passages: data.passages.map((p) => ({ id: p.id, title: p.title, doc: documentOf[p.id], xy: xyOf[p.id], near: near.has(p.id) })),
+        others: data.questions.filter((q) => q.id !== question.id).map((q) => own.questions[q.id]),
+        nearest: nearest.map(([pid, value]) => ({ pid, value, doc: documentOf[pid], xy: xyOf[pid], answer: pid === question.answer })),
+      };
+    },
+
+    view(props) {
+      const [width, height] = props.size;
+      const [x, y] = props.at;
+      return h("div", { class: "map-layout" },
+        h("figure", { class: "map-figure" },
+          h("svg", { class: "map", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "map-title map-desc" },
+            h("title", { id: "map-title" }, `The passages and the questions on a plane (${props.names[props.method]})`),
+            h("desc", { id: "map-desc" }, `${props.passages.length} passages as dots coloured by document, ${props.others.length + 1} ` +
+              `questions as squares; the question shown, \u201c${props.text}\u201d, is joined to its ${props.k} nearest passages by cosine.`),
+            h("g", { class: "map-links" }, props.nearest.map((n) => h("line", {
+              class: "map-link", x1: at1(x), y1: at1(y), x2: at1(n.xy[0]), y2: at1(n.xy[1]) }))),
+            h("g", { class: "map-passages" }, props.passages.map((p) => h("circle", {
+              class: ["map-passage", `doc-${p.doc}`, p.near && "is-near"], cx: at1(p.xy[0]), cy: at1(p.xy[1]), r: "6" },
+            h("title", null, `${p.id} \u00b7 ${p.title}`)))),
+            h("g", { class: "map-questions" },
+              props.others.map(([qx, qy]) => h("rect", { class: "map-question", x: at1(qx - 3.5), y: at1(qy - 3.5), width: "7", height: "7" })),
+              h("rect", { class: "map-question is-shown", x: at1(x - 7), y: at1(y - 7), width: "14", height: "14" },
+                h("title", null, props.text)))),
+          h("figcaption", null, caption(props))),
+        h("div", { class: "map-side" },
+          h("p", { class: "map-shown" }, `\u201c${props.text}\u201d, ${props.live ? "placed and ranked live in your browser" : "computed by the build"}`),
+          h("h4", { id: "map-nearest-title" }, `Nearest by cosine, in ${props.dimensions} dimensions`),
+          h("ol", { class: "results map-nearest", "aria-labelledby": "map-nearest-title" }, props.nearest.map((n, i) => h("li", {
+            class: ["result", n.answer && "is-answer"], "data-pid": n.pid },
+          h("span", { class: "rank" }, String(i + 1)),
+          h("span", { class: "pid" }, h("span", { class: ["map-swatch", `doc-${n.doc}`], "aria-hidden": "true" }), h("code", null, n.pid)),
+          h("span", { class: "score" }, RAG.fixed(n.value, 3))))),
+          h("ul", { class: "map-legend", "aria-label": "Documents" }, props.documents.map((name, i) => h("li", null,
+            h("span", { class: ["map-swatch", `doc-${i}`], "aria-hidden": "true" }), name)))));
+    },
+
+    summary(props) {
+      return `\u201c${props.text}\u201d on the map; its nearest passage by cosine is ${props.nearest[0].pid}.`;
+    },
+
+    setup(ctx) {
+      // A question asked again replaces the one asked before under the same id: redraw if shown.
+      ctx.on(document, "rag:questions", (event) => { if (ctx.state.q === event.detail.id) ctx.set({}, { link: false }); });
+    },
+  });
+})();
