@@ -106,7 +106,8 @@
     view(props) {
       return [
         props.sources.map(source),
-        h("div", { class: "lab-columns injection-answers" }, props.answers.map((answer) => h("div", { class: "lab-col", "data-answer": answer.name },
+        h("div", { class: "lab-columns injection-answers" }, props.answers.map((answer) =>
+          h("div", { class: "lab-col", "data-answer": answer.name },
           h("h4", null, answer.heading),
           h("div", { class: "illustrative" },
             h("p", { class: "illustrative-label" }, "Illustrative \u00b7 hand-written"),

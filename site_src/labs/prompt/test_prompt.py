@@ -93,7 +93,8 @@ def test_the_view_draws_the_engines_prompt_for_every_question_and_size(views, da
         assert got["ids"] == [pid for pid, _ in top]
         assert got["scores"] == [f"{score:.4f}" for _, score in top]
         tokens = data["prompt_tokens"][q][str(n)]
-        said = f"{n} passages for “{question(data, q)['text']}”: the whole prompt is {tokens} tokens ({data['tokens']['tokenizer']})."
+        said = (f"{n} passages for “{question(data, q)['text']}”: the whole prompt is {tokens} tokens "
+                f"({data['tokens']['tokenizer']}).")
         assert got["status"] == said == drawing.summary
         assert got["rules"] == rules
         assert not got["demo"]
