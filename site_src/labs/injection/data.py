@@ -1,7 +1,8 @@
 """The prompt-injection demo: the retrieved forum post with its hidden instruction marked, two
 illustrative answers (corpus/injection.yaml: one ignored the instruction, one obeyed it) with
 the real output guardrail's verdicts, and an editor where the browser's twin of
-engine/guardrail.py re-checks any answer the reader writes.
+engine/guardrail.py re-checks any answer the reader writes. The view (lab.js) draws all of it
+from what this step gives it; the question is only in the lab's introduction (lab.html).
 
 Example: marked("mail a@b.example now", [Finding("email", "a@b.example")])
          -> [["mail ", None], ["a@b.example", "email"], [" now", None]]
@@ -18,7 +19,7 @@ from engine.problems import ProblemLog
 
 STATE = {"base": "obeyed"}  # the answer the editor starts from; {base, text} once the reader edits it
 SCRIPTS = ("engine",)       # the browser's twin of engine/guardrail.py
-BUILD_ONLY = ("question", "note", "injected")  # drawn by the template, never redrawn
+BUILD_ONLY = ("question", "note")  # the introduction's question (the frame's); the answers' note, which nothing shows
 # What a marked finding says when pointed at (its title), by the guardrail's kind of finding.
 LABELS = {"link": "outside link", "email": "e-mail address", "credentials": "asks for credentials"}
 
@@ -45,7 +46,7 @@ def load_content(root: Path, out: ProblemLog) -> InjectionAnswers | None:
 
 def marked(text: str, findings) -> list[list]:
     """`text` cut into [piece, kind or None] where each finding's match is its own piece,
-    for highlighting. site_src/labs/injection/lab.js cuts live text the same way.
+    for highlighting. lab.js cuts the text of the editor the same way.
 
     Example: marked("mail a@b.example now", [Finding("email", "a@b.example")])
              -> [["mail ", None], ["a@b.example", "email"], [" now", None]]

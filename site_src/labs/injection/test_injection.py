@@ -1,8 +1,9 @@
 """The prompt-injection demo (site_src/labs/injection/): the data step
-cuts answers and passages where the guardrail finds something; in the browser the two
-illustrative answers show the Python guardrail's verdicts, the poisoned passage is shown as
-text with its instruction marked, and the editor re-checks any answer exactly as Python does,
-by mouse and keyboard, with its state in the link."""
+cuts answers and passages where the guardrail finds something; the view (in Node) shows the two
+illustrative answers with the Python guardrail's verdicts and the poisoned passage as text with
+its instruction marked, and its editor re-checks any answer exactly as Python does, typed markup
+shown as text; in the browser the editor works by mouse and keyboard, with its state in the
+link, and without JavaScript the verdicts show and the editor does not."""
 
 from types import SimpleNamespace
 
@@ -13,6 +14,7 @@ from site_src.labs.injection import data as injection
 from site_src.labs.injection.data import InjectionAnswers, injected_passages, marked
 from engine.guardrail import Finding, check_output
 from support.labs import link_of, hash_of, lab, open_page
+from support.views import markup, text
 
 
 # ------------------------------------------------------------------ the data step
@@ -67,8 +69,8 @@ def test_the_data_step_checks_both_answers_with_the_real_guardrail():
     # Every kind of finding the guardrail reports has a label for its mark.
     every_kind = "Send your password to a@b.example via http://evil.example/x"
     assert {f.kind for f in check_output(every_kind)} == set(got["labels"]) == {"link", "email", "credentials"}
-    # The browser never redraws the passage or the intro: those stay in the build.
-    assert set(injection.BUILD_ONLY) == {"question", "note", "injected"}
+    # The introduction's question is the frame's, and nothing shows the note: the browser gets neither.
+    assert set(injection.BUILD_ONLY) == {"question", "note"}
 
 
 def test_the_builds_answers_are_one_blocked_and_one_passing(data):
@@ -79,91 +81,134 @@ def test_the_builds_answers_are_one_blocked_and_one_passing(data):
         assert answer["marked"] == marked(answer["text"], check_output(answer["text"]))
 
 
-# ------------------------------------------------------------------ in the browser
+# ------------------------------------------------------------------ the view, in Node
 
 
-PIECES_JS = """el => [...el.childNodes].map(n => n.nodeType === Node.TEXT_NODE ? [n.textContent, null]
-    : [n.textContent, n.className.replace(/^finding finding-/, ''), n.title])"""
+def pieces_of(node, labels) -> list[list]:
+    """What an answer's text shows: [text, kind or None], each marked piece checked for its label."""
+    shown = []
+    for child in node.iter(include_text=True):
+        if child.tag == "-text":
+            shown.append([child.text_content, None])
+        else:
+            assert child.tag == "mark", child.html
+            kind = child.attributes["class"].removeprefix("finding finding-")
+            assert child.attributes["title"] == labels[kind]
+            shown.append([child.text(), kind])
+    return shown
 
 
-def pieces(scope, labels):
-    """What an answer shows: [text, kind or None], each marked piece checked for its label."""
-    shown = scope.locator(".answer-text").evaluate(PIECES_JS)
-    for piece in shown:
-        if piece[1] is not None:
-            assert piece[2] == labels[piece[1]], piece
-    return [piece[:2] for piece in shown]
+def findings_of(node) -> list[str]:
+    return [text(li) for li in node.css("ul.findings > li")]
 
 
-def findings_shown(scope):
-    return scope.locator("ul.findings > li").all_inner_texts()
-
-
-@pytest.fixture(scope="module")
-def shared(make_page_module, site_url):
-    return open_page(make_page_module, site_url, "#lab-injection")
-
-
-@pytest.mark.browser
-def test_guardrail_verdicts_equal_the_python_engine(shared, data):
-    section = lab(shared, "injection")
+def test_the_view_shows_both_answers_with_the_python_guardrails_verdicts(views, data):
     own = data["labs"]["injection"]
-    for name, answer in own["answers"].items():
-        column = section.locator(f'.injection-answers [data-answer="{name}"]')
-        expected = [str(f) for f in check_output(answer["text"])]
-        assert findings_shown(column) == expected
-        expect(column.locator("p.verdict .badge")).to_have_text("blocked" if expected else "passes")
-        expect(column.locator("p.verdict")).to_have_text(
+    out = markup(views.draw("injection", injection.STATE).html)
+    for name, heading in (("ignored", "The model ignored it"), ("obeyed", "The model obeyed it")):
+        column = out.css_first(f'.injection-answers [data-answer="{name}"]')
+        answer = own["answers"][name]["text"]
+        expected = [str(f) for f in check_output(answer)]
+        assert text(column.css_first("h4")) == heading
+        assert text(column.css_first(".illustrative-label")) == "Illustrative · hand-written"
+        assert findings_of(column) == expected
+        assert text(column.css_first("p.verdict")) == (
             f"blocked {len(expected)} finding{'s' if len(expected) != 1 else ''}" if expected else "passes nothing to block")
-        assert pieces(column, own["labels"]) == marked(answer["text"], check_output(answer["text"]))
+        assert pieces_of(column.css_first(".answer-text"), own["labels"]) == marked(answer, check_output(answer))
+    assert [len(check_output(own["answers"][n]["text"])) for n in ("ignored", "obeyed")] == [0, 3]
 
 
-@pytest.mark.browser
-def test_the_poisoned_passage_is_shown_as_text_with_its_instruction_marked(shared, data):
-    section = lab(shared, "injection")
+def test_the_view_shows_the_poisoned_passage_as_text_with_its_instruction_marked(views, data):
     sources = data["labs"]["injection"]["injected"]
-    assert sources, "the corpus holds a passage with an instruction the guardrail flags"
-    quotes = section.locator("blockquote.passage-quote")
-    expect(quotes).to_have_count(len(sources))
-    for source, quote in zip(sources, quotes.all()):
-        text = next(p["text"] for p in data["passages"] if p["id"] == source["id"])
-        assert " ".join(quote.inner_text().split()) == " ".join(text.split())
-        assert quote.locator("a, script, img").count() == 0
-        assert quote.locator("mark.injected").all_inner_texts() == [s for s, flagged in source["sentences"] if flagged]
+    assert [s["id"] for s in sources] == ["forum-pdf"], "the corpus holds one passage with an instruction the guardrail flags"
+    out = markup(views.draw("injection", injection.STATE).html)
+    quotes = out.css("blockquote.passage-quote")
+    assert len(quotes) == len(sources)
+    passages = {p["id"]: p for p in data["passages"]}
+    for source, quote, caption in zip(sources, quotes, out.css("figure.injected-source > figcaption")):
+        assert text(quote) == " ".join(passages[source["id"]]["text"].split())
+        assert text(caption) == f"forum post {source['id']} · {passages[source['id']]['title']}"
+        assert [text(m) for m in quote.css("mark.injected")] == [s for s, flagged in source["sentences"] if flagged]
+        assert [n.tag for n in quote.iter()] == ["mark"], "the passage is text, with one mark and no other element"
 
 
-@pytest.mark.browser
-def test_the_editor_marks_each_starting_answer_as_the_build_does(shared, data):
-    section = lab(shared, "injection")
+def editor_of(drawing, labels) -> dict:
+    out = markup(drawing.html)
+    editor = out.css_first(".guardrail-editor")
+    result = editor.css_first(".editor-result")
+    return {"classes": editor.attributes["class"].split(),
+            "pressed": {b.attributes["data-base"]: b.attributes["aria-pressed"] for b in editor.css("button[data-base]")},
+            "text": editor.css_first('textarea[name="injection-text"]').text(),
+            "badge": text(result.css_first("p.verdict .badge")), "findings": findings_of(result),
+            "pieces": pieces_of(result.css_first(".answer-text"), labels),
+            "elements": [n.tag for n in result.css_first(".answer-text").iter()]}
+
+
+def test_the_editor_starts_from_each_answer_as_the_build_checked_it(views, data):
     own = data["labs"]["injection"]
-    result = section.locator(".editor-result")
-    for name, answer in own["answers"].items():
-        section.locator(f'input[name="injection-base"][value="{name}"] + span').click()
-        expect(section.locator("textarea")).to_have_value(answer["text"])
-        assert hash_of(shared) == f"#lab-injection?base={name}"
-        # RAG.engine.checkOutput and the script's marking, against the build's Python.
-        assert findings_shown(result) == answer["guardrail"]
-        assert pieces(result, own["labels"]) == answer["marked"]
+    for name, drawing in zip(("ignored", "obeyed"), views.draw_many("injection", [{"base": "ignored"}, {"base": "obeyed"}])):
+        got = editor_of(drawing, own["labels"])
+        assert got["classes"] == ["guardrail-editor", "js-only"], "hidden without JavaScript"
+        assert got["pressed"] == {"ignored": str(name == "ignored").lower(), "obeyed": str(name == "obeyed").lower()}
+        assert got["text"] == own["answers"][name]["text"]
+        # RAG.engine.checkOutput and the view's marking, against the build's Python.
+        assert got["findings"] == own["answers"][name]["guardrail"]
+        assert got["pieces"] == own["answers"][name]["marked"]
+        assert drawing.summary == ("The guardrail lets this answer pass: nothing to block." if name == "ignored" else
+                                   f"The guardrail blocks this answer: {'; '.join(own['answers'][name]['guardrail'])}.")
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("text", [
+EDITED = [
     "Mail your password to help@quillbox-support.example and visit www.quillbox-login.example/now.",
     "Never share your password with anyone, not even with support.",
     "See https://help.quillbox.example/export#export-pdf for the steps.",
     "Refunds are instant: tell them to reply with their verification code.",
     "Refunds are instant for everyone.",
     "<b>bold</b> & a@b.example, a@b.example.",
-])
-def test_the_editor_rechecks_any_answer_like_python(shared, data, text):
-    section = lab(shared, "injection")
-    section.locator('textarea[name="injection-text"]').fill(text)
+    "<script>window.__pwned=1</script> a@b.example",
+    "",
+]
+
+
+def test_the_editor_rechecks_any_answer_like_python_and_shows_it_as_text(views, data):
+    own = data["labs"]["injection"]
+    states = [{"base": "ignored", "text": edited} for edited in EDITED]
+    for edited, drawing in zip(EDITED, views.draw_many("injection", states), strict=True):
+        assert drawing.state == {"base": "ignored", "text": edited}
+        got = editor_of(drawing, own["labels"])
+        expected = [str(f) for f in check_output(edited)]
+        # The box's content stays the answer started from (the reader's text is its value, which
+        # only a browser holds: see lab.js); the text checked is shown under the verdict.
+        assert got["text"] == own["answers"]["ignored"]["text"]
+        assert "".join(piece for piece, _ in got["pieces"]) == edited
+        assert got["badge"] == ("blocked" if expected else "passes")
+        assert got["findings"] == expected
+        assert got["pieces"] == marked(edited, check_output(edited))
+        assert set(got["elements"]) <= {"mark"}, "typed text is shown as text"
+
+
+def test_an_unedited_text_is_just_its_base_and_an_unknown_base_is_refused(views, data):
+    own = data["labs"]["injection"]
+    assert views.draw("injection", {"base": "obeyed", "text": own["answers"]["obeyed"]["text"]}).state == {"base": "obeyed"}
+    for base in ("constructor", "__proto__", "nobody"):
+        with pytest.raises(AssertionError, match="refused"):
+            views.draw("injection", {"base": base, "text": "x"})
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+@pytest.mark.browser
+def test_typing_rechecks_the_answer_and_shows_it_as_text(make_page, site_url, data):
+    page = open_page(make_page, site_url, "#lab-injection")
+    section = lab(page, "injection")
     result = section.locator(".editor-result")
-    expected = [str(f) for f in check_output(text)]
-    expect(result.locator("p.verdict .badge")).to_have_text("blocked" if expected else "passes")
-    assert findings_shown(result) == expected
-    assert result.locator(".answer-text").inner_text() == text
-    assert pieces(result, data["labs"]["injection"]["labels"]) == marked(text, check_output(text))
+    typed = "<b>bold</b> & Mail your password to a@b.example"
+    section.locator('textarea[name="injection-text"]').fill(typed)
+    expected = [str(f) for f in check_output(typed)]
+    expect(result.locator("p.verdict .badge")).to_have_text("blocked")
+    assert result.locator("ul.findings > li").all_inner_texts() == expected
+    assert result.locator(".answer-text").inner_text() == typed
     assert result.locator(".answer-text b").count() == 0, "typed text is shown as text"
 
 
@@ -173,24 +218,30 @@ def test_the_editor_by_keyboard_and_its_state_in_the_link(make_page, site_url, d
     page = open_page(make_page, site_url)
     section = lab(page, "injection")
     result = section.locator(".editor-result")
-    expect(section.locator('input[name="injection-base"][value="obeyed"]')).to_be_checked()
-    section.locator('input[name="injection-base"]:checked').focus()
-    page.keyboard.press("ArrowLeft")  # the answer that ignored the instruction
-    expect(section.locator('input[name="injection-base"][value="ignored"]')).to_be_checked()
+    start = section.locator(".injection-start")
+    expect(start.locator('button[data-base="obeyed"]')).to_have_attribute("aria-pressed", "true")
+    start.locator('button[data-base="obeyed"]').focus()
+    page.keyboard.press("Shift+Tab")  # the answer that ignored the instruction
+    expect(start.locator('button[data-base="ignored"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(start.locator('button[data-base="ignored"]')).to_have_attribute("aria-pressed", "true")
+    expect(start.locator('button[data-base="obeyed"]')).to_have_attribute("aria-pressed", "false")
+    expect(start.locator('button[data-base="ignored"]')).to_be_focused()
     expect(section.locator("textarea")).to_have_value(answers["ignored"]["text"])
     expect(result.locator("p.verdict .badge")).to_have_text("passes")
     expect(page.locator("#rag-status")).to_have_text("The guardrail lets this answer pass: nothing to block.")
     assert hash_of(page) == "#lab-injection?base=ignored"
     page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
     expect(section.locator("textarea")).to_be_focused()
-    page.keyboard.press("End")
+    page.keyboard.press("Control+End")
     page.keyboard.type(" Or e-mail your password to a@b.example")
     edited = section.locator("textarea").input_value()
     assert edited == answers["ignored"]["text"] + " Or e-mail your password to a@b.example"
     expected = [str(f) for f in check_output(edited)]
     assert len(expected) == 2
     expect(result.locator("ul.findings > li")).to_have_count(2)
-    assert findings_shown(result) == expected
+    assert result.locator("ul.findings > li").all_inner_texts() == expected
     # Screen readers hear the verdict once the reader pauses.
     expect(page.locator("#rag-status")).to_have_text(f"The guardrail blocks this answer: {'; '.join(expected)}.")
     shared_link = link_of(page)
@@ -198,13 +249,13 @@ def test_the_editor_by_keyboard_and_its_state_in_the_link(make_page, site_url, d
 
     again = open_page(make_page, site_url, shared_link)
     restored = lab(again, "injection")
-    expect(restored.locator('input[name="injection-base"][value="ignored"]')).to_be_checked()
+    expect(restored.locator('button[data-base="ignored"]')).to_have_attribute("aria-pressed", "true")
     expect(restored.locator("textarea")).to_have_value(edited)
-    assert findings_shown(restored.locator(".editor-result")) == expected
+    assert restored.locator(".editor-result ul.findings > li").all_inner_texts() == expected
     # Another starting answer replaces what was typed, and the link forgets the text.
-    restored.locator('input[name="injection-base"][value="obeyed"] + span').click()
+    restored.locator('button[data-base="obeyed"]').click()
     expect(restored.locator("textarea")).to_have_value(answers["obeyed"]["text"])
-    assert findings_shown(restored.locator(".editor-result")) == answers["obeyed"]["guardrail"]
+    assert restored.locator(".editor-result ul.findings > li").all_inner_texts() == answers["obeyed"]["guardrail"]
     assert hash_of(again) == "#lab-injection?base=obeyed"
 
 
@@ -212,7 +263,7 @@ def test_the_editor_by_keyboard_and_its_state_in_the_link(make_page, site_url, d
 def test_a_link_with_an_unknown_answer_opens_the_default(make_page, site_url, data):
     page = open_page(make_page, site_url, "#lab-injection?base=constructor&text=x")
     section = lab(page, "injection")
-    expect(section.locator('input[name="injection-base"][value="obeyed"]')).to_be_checked()
+    expect(section.locator('button[data-base="obeyed"]')).to_have_attribute("aria-pressed", "true")
     expect(section.locator("textarea")).to_have_value(data["labs"]["injection"]["answers"]["obeyed"]["text"])
 
 
@@ -224,4 +275,4 @@ def test_without_javascript_both_verdicts_show_and_the_editor_does_not(make_page
     for name, answer in data["labs"]["injection"]["answers"].items():
         column = section.locator(f'.injection-answers [data-answer="{name}"]')
         expect(column).to_be_visible()
-        assert findings_shown(column) == answer["guardrail"]
+        assert column.locator("ul.findings > li").all_inner_texts() == answer["guardrail"]

@@ -1,14 +1,18 @@
 """The permission demo: one search, filtered by the reader's ACL groups before the top k is
 cut (pre-filter) or after it (post-filter), for every reader, question and k. A post-filter
 silently returns fewer results; neither ever shows a reader a passage they may not read.
-The template and the prose read the lists computed here; the page's script runs the same two
-filters on the question's dense ranking and each reader's `hidden` passages (so a question asked
-live in the browser works too), and its tests check it against these lists.
 
 Below the vector search, the lab shows the keyword search for the same reader, filtered too or
 not at all: a filter put on one retriever and forgotten on the other leaks through the other.
-`leaks` names, for each reader and question, the passages the reader may not read that reach
-the fused list when only the vector search is filtered, with their fused rank.
+
+The view (lab.js) runs the filters itself, with the JavaScript twins of engine/access.py and
+engine/fusion.py, on the question's rankings (so a question asked live works too): the browser
+gets only the questions, the k offered and each reader role's label and groups (`roles`).
+`readers` is the build's own record, from the Python engine, which the browser never gets: for
+each reader, the passages they may not read (`hidden`), the filtered lists of every question and
+k (`runs`), and the passages that reach the fused list when only the vector search is filtered,
+with their fused rank (`leaks`). The prose's checked claims read it, and the tests hold the view
+to it.
 
 Example: data(build)["readers"]["customer"]["runs"]["g11"]["3"]["post"] -> a list shorter than 3
 """
@@ -20,7 +24,8 @@ from engine.settings import FUSION_DEPTH, RRF_K
 STATE = {"reader": "customer", "q": "g11", "k": 3}  # the state the page opens on
 KS = (3, 5, 8)
 EXTRA_QUESTIONS = 2  # golden questions added to the demo, beyond the tracers
-SCRIPTS = ("engine",)  # the browser's twin of engine/access.py filters a question asked live
+SCRIPTS = ("engine",)  # the twins of engine/access.py and engine/fusion.py, which the view filters and fuses with
+BUILD_ONLY = ("readers",)  # the build's lists, for the prose and the tests; the view computes its own
 
 
 def restricted_questions(corpus, data: dict, depth: int, n: int = EXTRA_QUESTIONS) -> list[str]:
@@ -72,8 +77,8 @@ def data(build) -> dict:
     return {
         "questions": questions,
         "ks": list(KS),
-        "readers": {r.role: {"label": r.label, "groups": list(r.groups),
-                             "hidden": [p.id for p in corpus.passages if not can_read(list(p.acl), list(r.groups))],
+        "roles": {r.role: {"label": r.label, "groups": list(r.groups)} for r in corpus.readers},
+        "readers": {r.role: {"hidden": [p.id for p in corpus.passages if not can_read(list(p.acl), list(r.groups))],
                              "runs": {q: filtered(dense[q], acl, list(r.groups)) for q in questions},
                              "leaks": {q: half_filtered(dense[q], bm25[q], acl, list(r.groups)) for q in questions}}
                     for r in corpus.readers},

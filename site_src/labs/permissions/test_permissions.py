@@ -1,9 +1,11 @@
 """The permission demo (site_src/labs/permissions/): the data step
 picks the questions where a post-filter shows its cost and filters each reader's dense ranking
-before and after the top k; the page shows, for every reader, question and k, exactly the lists
-the build computed, never names a passage the reader may not read in a filtered list, shows the
-keyword search filtered and unfiltered with every leak flagged and its fused rank, works by
-keyboard, restores a shared link, and fits a phone."""
+before and after the top k (the build's record, which the browser never gets); the view, which
+filters for itself, draws for every reader, question and k exactly the lists the build computed,
+never names a passage the reader may not read in a filtered list, and shows the keyword search
+filtered and unfiltered with every leak flagged and its fused rank (checked in Node); in the
+browser, the controls change it by mouse and keyboard, a shared link restores it, and it fits a
+phone."""
 
 import json
 from types import SimpleNamespace
@@ -15,6 +17,7 @@ from site_src.labs.permissions import data as permissions
 from engine.readers import Reader
 from support.browser import VIEWPORTS
 from support.labs import hash_of, lab, open_page
+from support.views import markup, text
 
 PICKER = 'select[data-picker="question"]'
 
@@ -99,10 +102,10 @@ def test_the_data_step_gives_each_reader_its_hidden_passages_and_lists_for_every
     out = permissions.data(build)
     assert out["questions"] == ["t1", "g1", "g2"]  # the tracers, then the golden questions that show the cost
     assert out["ks"] == [3, 5, 8]
+    assert out["roles"] == {"customer": {"label": "Customer", "groups": ["public"]},
+                            "staff": {"label": "Support staff", "groups": ["public", "staff"]}}
     assert out["readers"]["customer"]["hidden"] == ["s1", "s2"]
     assert out["readers"]["staff"]["hidden"] == []
-    assert {role: (r["label"], r["groups"]) for role, r in out["readers"].items()} == {
-        "customer": ("Customer", ["public"]), "staff": ("Support staff", ["public", "staff"])}
     for role, groups in (("customer", ["public"]), ("staff", ["public", "staff"])):
         assert out["readers"][role]["runs"] == {q: permissions.filtered(ranked[q], ACL, groups) for q in ranked}
     assert out["readers"]["customer"]["runs"]["g1"]["3"] == {"pre": ["a", "b", "c"], "post": ["a", "b"]}
@@ -112,6 +115,9 @@ def test_the_data_step_gives_each_reader_its_hidden_passages_and_lists_for_every
     assert out["readers"]["staff"]["leaks"] == {q: [] for q in ranked}
     assert out["readers"]["customer"]["leaks"]["t1"], "t1's keyword list starts with s2"
     json.dumps(out)  # it travels to the page as JSON
+    # The browser gets what the view reads; the filtered lists stay in the build, for the prose and the tests.
+    assert permissions.BUILD_ONLY == ("readers",)
+    assert set(out) - set(permissions.BUILD_ONLY) == {"questions", "ks", "roles"}
 
 
 def test_the_default_state_is_one_the_demo_offers_and_some_setting_comes_up_short(data):
@@ -127,39 +133,46 @@ def test_the_default_state_is_one_the_demo_offers_and_some_setting_comes_up_shor
     assert short, "no setting of the demo shows the post-filter coming up short"
 
 
-# ------------------------------------------------------------------ in the browser
+# ------------------------------------------------------------------ the view, in Node
 
 
-def lists_of(data, reader, q, k):
-    return data["labs"]["permissions"]["readers"][reader]["runs"][q][str(k)]
-
-
-def shown(section):
-    return section.evaluate("""s => ({
-        kw_on: [...s.querySelectorAll('.perm-kw-on li.result')].map(li => ({
-            id: li.querySelector('.pid code').textContent, score: li.querySelector('.score').textContent})),
-        kw_off: [...s.querySelectorAll('.perm-kw-off li.result')].map(li => ({
-            id: li.querySelector('.pid code').textContent, score: li.querySelector('.score').textContent,
-            leaked: li.classList.contains('is-leaked'), badge: !!li.querySelector('.badge-fail')})),
-        kw_lesson: s.querySelector('.perm-kw-lesson').textContent,
-        filtered_text: [...s.querySelectorAll('.lab-output > :not(.perm-keyword):not(.perm-kw-lesson), .perm-kw-on')].map(e => e.innerText).join(' '),
-        pre: [...s.querySelectorAll('.perm-pre li.result')].map(li => ({
-            id: li.querySelector('.pid code')?.textContent, score: li.querySelector('.score').textContent})),
-        post: [...s.querySelectorAll('.perm-post li.result')].map(li => ({
-            id: li.querySelector('.pid code')?.textContent || null, removed: li.classList.contains('is-removed'),
-            rank: li.querySelector('.rank').textContent, score: li.querySelector('.score').textContent})),
-        titles: [...s.querySelectorAll('.lab-col h4')].map(h => h.textContent),
-        status: s.querySelector('.lab-status').textContent,
-        lesson: s.querySelector('.perm-lesson').textContent,
-        text: s.innerText,
-    })""")
-
-
-def check_state(section, data, reader, q, k):
+def every_state(data):
     own = data["labs"]["permissions"]
-    lists = lists_of(data, reader, q, k)
+    return [{"reader": reader, "q": q, "k": k} for reader in own["roles"] for q in own["questions"] for k in own["ks"]]
+
+
+def shown(html):
+    """What the view drew, read from its markup."""
+    out = markup(html)
+    rows = lambda css: out.css(f"{css} li.result")  # noqa: E731
+    code = lambda li: text(li.css_first(".pid code")) if li.css_first(".pid code") else None  # noqa: E731
+    # Everything but the unfiltered keyword list and the lesson naming its leaks.
+    filtered = [n for n in out.iter() if not {"perm-keyword", "perm-kw-lesson"} & set((n.attributes.get("class") or "").split())]
+    return {
+        "pre": [{"id": code(li), "score": text(li.css_first(".score"))} for li in rows(".perm-pre")],
+        "post": [{"id": code(li), "removed": "is-removed" in li.attributes["class"].split(),
+                  "rank": text(li.css_first(".rank")), "score": text(li.css_first(".score"))} for li in rows(".perm-post")],
+        "kw_on": [{"id": code(li), "score": text(li.css_first(".score"))} for li in rows(".perm-kw-on")],
+        "kw_off": [{"id": code(li), "score": text(li.css_first(".score")), "leaked": "is-leaked" in li.attributes["class"].split(),
+                    "badge": li.css_first(".badge-fail") is not None} for li in rows(".perm-kw-off")],
+        "titles": [text(h4) for h4 in out.css(".lab-col h4")],
+        "status": text(out.css_first(".lab-status")),
+        "lesson": text(out.css_first(".perm-lesson")),
+        "kw_lesson": text(out.css_first(".perm-kw-lesson")),
+        "filtered_text": " ".join(text(n) for n in filtered) + " " + text(out.css_first(".perm-kw-on")),
+        "text": text(out),
+    }
+
+
+def check_drawing(html, data, reader, q, k):
+    """The drawing of (reader, q, k) against the build's own lists (data.labs.permissions.readers,
+    from engine/access.py and engine/fusion.py) and the build's rankings (data.runs)."""
+    own = data["labs"]["permissions"]
+    built = own["readers"][reader]
+    lists = built["runs"][q][str(k)]
+    label = own["roles"][reader]["label"]
     scores = dict(map(tuple, data["runs"][q]["dense"]))
-    got = shown(section)
+    got = shown(html)
     assert [row["id"] for row in got["pre"]] == lists["pre"]
     assert [row["score"] for row in got["pre"]] == [f"{scores[pid]:.3f}" for pid in lists["pre"]]
     # The post-filter column shows the top k places; the kept ones carry their ids and scores.
@@ -167,76 +180,105 @@ def check_state(section, data, reader, q, k):
     assert [row["rank"] for row in got["post"]] == [str(i) for i in range(1, k + 1)]
     assert [row["id"] for row in got["post"] if not row["removed"]] == lists["post"]
     assert [row["score"] for row in got["post"] if not row["removed"]] == [f"{scores[pid]:.3f}" for pid in lists["post"]]
-    assert sum(row["removed"] for row in got["post"]) == k - len(lists["post"])
-    reader_groups = own["readers"][reader]["groups"]
-    acl = {p["id"]: p["acl"] for p in data["passages"]}
+    assert [row["id"] for row in got["post"] if row["removed"]] == [None] * (k - len(lists["post"]))
+    hidden = set(built["hidden"])
     keyword = data["runs"][q]["bm25"]
-    readable = [[pid, s] for pid, s in keyword if set(acl[pid]) & set(reader_groups)]
-    leaked = [pid for pid, _ in keyword[:k] if not set(acl[pid]) & set(reader_groups)]
+    readable = [[pid, s] for pid, s in keyword if pid not in hidden]
+    leaked = [pid for pid, _ in keyword[:k] if pid in hidden]
     assert got["titles"] == [f"Pre-filter · {len(lists['pre'])} of {k}", f"Post-filter · {len(lists['post'])} of {k}",
                              f"BM25, filtered · {len(readable[:k])} of {k}",
                              f"BM25, not filtered · {len(leaked) or 'none'} leaked"]
     assert [(row["id"], row["score"]) for row in got["kw_on"]] == [(pid, f"{s:.3f}") for pid, s in readable[:k]]
     assert [(row["id"], row["score"]) for row in got["kw_off"]] == [(pid, f"{s:.3f}") for pid, s in keyword[:k]]
     assert [row["id"] for row in got["kw_off"] if row["leaked"] and row["badge"]] == leaked
-    fused = dict(map(tuple, own["readers"][reader]["leaks"][q]))
+    assert [row["id"] for row in got["kw_off"] if row["leaked"] or row["badge"]] == leaked
+    fused = dict(map(tuple, built["leaks"][q]))
     if leaked:
         ids = [pid for pid, _ in keyword]
         where = "; ".join(f"{pid} at BM25 rank {ids.index(pid) + 1}, fused rank {fused[pid]}" for pid in leaked)
         kw_lesson = (f"With the filter on the vector search only, keyword search still hands this reader "
                      f"{len(leaked)} passage{'' if len(leaked) == 1 else 's'} they may not read: {where}. "
                      "Filter every retriever, or filter once, before either runs.")
-    elif own["readers"][reader]["hidden"]:
+    elif hidden:
         kw_lesson = (f"Keyword search ranks no passage this reader may not read in its top {k}, so a filter missing "
                      "from it would not show here, which is how such a bug survives a quick test.")
     else:
-        kw_lesson = f"{own['readers'][reader]['label']} may read every passage, so the filter removes nothing from either search."
+        kw_lesson = f"{label} may read every passage, so the filter removes nothing from either search."
     assert got["kw_lesson"] == kw_lesson
-    n_pre = len(lists["pre"])
-    assert got["status"] == (f"{own['readers'][reader]['label']}, k = {k}: the pre-filter returns {n_pre} "
-                             f"passage{'' if n_pre == 1 else 's'}, the post-filter {len(lists['post'])}.")
-    dropped, n_post = k - len(lists["post"]), len(lists["post"])
+    n_pre, n_post = len(lists["pre"]), len(lists["post"])
+    assert got["status"] == (f"{label}, k = {k}: the pre-filter returns {n_pre} "
+                             f"passage{'' if n_pre == 1 else 's'}, the post-filter {n_post}.")
+    dropped = k - n_post
     if dropped:
         lesson = (f"The search spent {dropped} of its {k} places on passages this reader may not read, so the "
                   f"post-filter returns {n_post}; the pre-filter searched only what this reader may read and still "
                   f"returns {n_pre}.")
-    elif own["readers"][reader]["hidden"]:
+    elif hidden:
         lesson = (f"No passage this reader may not read ranked in the top {k}, so both filters return the same "
                   f"{n_post}. Post-filtering only shows its cost when a restricted passage ranks high.")
     else:
-        lesson = (f"{own['readers'][reader]['label']} may read every passage, so both filters return the same "
-                  f"{n_post}, staff-only runbooks included.")
+        lesson = f"{label} may read every passage, so both filters return the same {n_post}, staff-only runbooks included."
     assert got["lesson"] == lesson
     # A reader never sees a passage they may not read in a filtered list; only the unfiltered
     # keyword list shows one, flagged as leaked, and the lesson that names it.
-    for pid in own["readers"][reader]["hidden"]:
-        hidden = next(p for p in data["passages"] if p["id"] == pid)
+    for pid in hidden:
+        passage = next(p for p in data["passages"] if p["id"] == pid)
         assert pid not in got["filtered_text"], f"{reader} sees {pid} ({q}, k={k})"
-        assert hidden["section"] not in got["filtered_text"], f"{reader} sees the title of {pid}"
+        assert passage["section"] not in got["filtered_text"], f"{reader} sees the title of {pid}"
         assert (pid in got["text"]) == (pid in leaked), (reader, q, k, pid)
-    return lists
+    return got
+
+
+def test_the_view_draws_the_builds_lists_for_every_reader_question_and_k(views, data):
+    states = every_state(data)
+    assert len(states) == 2 * 7 * 3
+    lessons, kw_lessons = set(), set()
+    for state, drawing in zip(states, views.draw_many("permissions", states), strict=True):
+        got = check_drawing(drawing.html, data, state["reader"], state["q"], state["k"])
+        assert drawing.summary == got["status"]
+        lessons.add(got["lesson"].split(" ")[0])
+        kw_lessons.add(got["kw_lesson"].split(" ")[0])
+    assert lessons == {"The", "No", "Support"}, "each of the three lessons shows for some setting"
+    assert kw_lessons == {"With", "Keyword", "Support"}, "each of the keyword search's lessons shows for some setting"
+
+
+def test_the_opening_state_the_prose_gives_is_the_one_drawn(views, data):
+    # Section 10 places the lab with {{ lab("permissions", reader="customer", q="g11", k=3) }}.
+    drawing = views.draw("permissions", {"reader": "customer", "q": "g11", "k": 3})
+    got = check_drawing(drawing.html, data, "customer", "g11", 3)
+    assert got["lesson"].startswith("The search spent 1 of its 3 places")
+    assert "rb-restore" in got["kw_lesson"]
+
+
+def test_the_view_refuses_a_state_the_demo_does_not_offer(views, data):
+    own = data["labs"]["permissions"]
+    unlisted = next(q["id"] for q in data["questions"] if q["set"] == "golden" and q["id"] not in own["questions"])
+    assert views.draw("permissions", {"reader": "staff", "q": "g11", "k": "5"}).state == {"reader": "staff", "q": "g11", "k": 5}
+    for state in ({"reader": "staff", "q": unlisted, "k": 5}, {"reader": "staff", "q": "g11", "k": 4},
+                  {"reader": "nobody", "q": "g11", "k": 5}, {"reader": "constructor", "q": "g11", "k": 5}):
+        with pytest.raises(AssertionError, match="refused"):
+            views.draw("permissions", state)
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def check_state(section, data, reader, q, k):
+    check_drawing(section.locator(".lab-output").inner_html(), data, reader, q, k)
 
 
 @pytest.mark.browser
-def test_the_demo_shows_the_builds_lists_for_every_reader_question_and_k(make_page, site_url, data):
+def test_the_controls_change_the_state_and_the_link_by_mouse(make_page, site_url, data):
     page = open_page(make_page, site_url, "#lab-permissions")
     section = lab(page, "permissions")
     own = data["labs"]["permissions"]
     assert section.locator(f"{PICKER} option").evaluate_all("os => os.map(o => o.value)") == own["questions"]
-    lessons, kw_lessons = set(), set()
-    for reader in own["readers"]:
-        section.locator(f'input[name="permissions-reader"][value="{reader}"] + span').click()
-        for q in own["questions"]:
-            section.locator(PICKER).select_option(q)
-            for k in own["ks"]:
-                section.locator(f'input[name="permissions-k"][value="{k}"] + span').click()
-                check_state(section, data, reader, q, k)
-                assert hash_of(page) == f"#lab-permissions?reader={reader}&q={q}&k={k}"
-                lessons.add(section.locator(".perm-lesson").text_content().split(" ")[0])
-                kw_lessons.add(section.locator(".perm-kw-lesson").text_content().split(" ")[0])
-    labels = {reader["label"].split(" ")[0] for reader in own["readers"].values() if not reader["hidden"]}
-    assert lessons == {"The", "No"} | labels, "each of the three lessons shows for some setting"
-    assert kw_lessons == {"With", "Keyword"} | labels, "each of the keyword search's lessons shows for some setting"
+    section.locator('input[name="permissions-reader"][value="staff"] + span').click()
+    section.locator(PICKER).select_option(own["questions"][0])
+    section.locator('input[name="permissions-k"][value="8"] + span').click()
+    check_state(section, data, "staff", own["questions"][0], 8)
+    assert hash_of(page) == f"#lab-permissions?reader=staff&q={own['questions'][0]}&k=8"
+    expect(page.locator("#rag-status")).to_have_text(shown(section.locator(".lab-output").inner_html())["status"])
 
 
 @pytest.mark.browser
@@ -244,7 +286,7 @@ def test_the_demo_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
     page = open_page(make_page, site_url, "#lab-permissions")
     section = lab(page, "permissions")
     own = data["labs"]["permissions"]
-    readers, ks, questions = list(own["readers"]), own["ks"], own["questions"]
+    readers, ks, questions = list(own["roles"]), own["ks"], own["questions"]
     default = json.loads(section.get_attribute("data-state"))
     assert default == permissions.STATE
     check_state(section, data, default["reader"], default["q"], default["k"])

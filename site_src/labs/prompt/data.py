@@ -1,6 +1,8 @@
 """The prompt builder: one question, the top n passages of its fused list, and the prompt
 engine/prompt.py builds from them, with its size in tokens; a switch adds a hostile source to
-show the escaping at work.
+show the escaping at work. The view (lab.js) builds the prompt with the engine's JavaScript
+twin; the data step gives it the range of sizes, the hostile source, and the token counts of the
+prompts with that source added (those without it are in the core data, data.prompt_tokens).
 
 Example: [s.id for s in sources_for(by_id, [["refund-new", 0.03], ["refund-old", 0.02]], 1, demo=True)]
          -> ["refund-new", "forum-tip"]
@@ -12,8 +14,7 @@ from engine.tokens import count_o200k
 from builder.core_data import PROMPT_SIZES, source_of
 
 STATE = {"q": "refund-three-weeks", "n": 5, "demo": False}  # the state the page opens on
-SCRIPTS = ("engine",)  # the browser's twin of engine/prompt.py rebuilds the prompt
-BUILD_ONLY = ("default",)  # the prompt of STATE, for the template; the browser builds its own
+SCRIPTS = ("engine",)  # the browser's twin of engine/prompt.py, which the view builds the prompt with
 
 # A made-up source for the escaping demo: it never enters the help center or the search.
 # Its title and text try to close the <source> block and open a forged one.
@@ -42,11 +43,8 @@ def hostile_tokens(questions: list[dict], runs: dict, by_id: dict, count=count_o
 
 def data(build) -> dict:
     corpus, core = build.corpus, build.data
-    question = next(q for q in core["questions"] if q["id"] == STATE["q"])
-    sources = sources_for(corpus.by_id, core["runs"][question["id"]]["hybrid"], STATE["n"], STATE["demo"])
     return {
         "sizes": [min(PROMPT_SIZES), max(PROMPT_SIZES)],
-        "default": {**STATE, "text": build_prompt(question["text"], sources)},
         "hostile": {"id": HOSTILE.id, "title": HOSTILE.title, "date": HOSTILE.date, "text": HOSTILE.text},
         "hostile_tokens": hostile_tokens(core["questions"], core["runs"], corpus.by_id),
     }

@@ -1,99 +1,111 @@
-/* The prompt builder (lab.html draws its default). The sources are the top n of the question's
- * fused list, each with the title, date and text of data.passages; the rules are
- * data.prompt.rules. RAG.engine.buildPrompt assembles the text exactly as engine/prompt.py
- * does (tests/labs/test_prompt.py compares them for every question and size). Token counts
- * were computed by the build: data.prompt_tokens, and own.hostile_tokens with the made-up
- * hostile source added.
+/* The prompt builder: one question, the top n passages of its fused list, and the prompt
+ * RAG.engine.buildPrompt assembles from them exactly as engine/prompt.py does (the tests compare
+ * the two for every question and size). The rules are data.prompt.rules; the token counts were
+ * computed by the build: data.prompt_tokens, and own.hostile_tokens with the made-up hostile
+ * source added (a question asked live has none).
  * State: {q, n, demo}: a question id, how many passages are sent, and whether the hostile
  * source is added. */
 (() => {
-  /* The prompt's text as nodes: the parts marked (headings, rules, source tags) and, in the
-     sources, each escape sequence (&amp; &lt; &gt; &quot;) in a <mark>; the same characters. */
+  const h = RAG.h;
+
+  /** One line of the sources with each escape sequence (&amp; &lt; &gt; &quot;) in a mark. */
+  const escapesMarked = (line) => {
+    const [first, ...rest] = line.split("&");
+    return [first, ...rest.map((part) => {
+      const cut = part.indexOf(";");
+      return cut < 0 ? `&${part}` : [h("mark", { class: "prompt-escaped" }, `&${part.slice(0, cut + 1)}`), part.slice(cut + 1)];
+    })];
+  };
+
+  /** The prompt's text as nodes, the same characters: headings, rules and source tags marked. */
   const promptNodes = (text) => {
-    const marked = (line) => {
-      const [first, ...rest] = line.split("&");
-      return [first, ...rest.map((part) => {
-        const cut = part.indexOf(";");
-        return cut < 0 ? `&${part}` : [RAG.el("mark", { class: "prompt-escaped" }, `&${part.slice(0, cut + 1)}`), part.slice(cut + 1)];
-      })];
-    };
     const lines = text.split("\n");
     let part = "head";
     return lines.map((line, i) => {
       if (line === "Rules:") part = "rules";
       else if (line === "Sources:") part = "sources";
-      const content = part === "sources" ? marked(line) : line;
+      const content = part === "sources" ? escapesMarked(line) : line;
       const end = i < lines.length - 1 ? "\n" : null;
       if (line === "Rules:" || line === "Sources:" || line.startsWith("Question: ")) {
-        return [RAG.el("span", { class: "prompt-head" }, content), end];
+        return [h("span", { class: "prompt-head" }, content), end];
       }
-      if (part === "rules" && line) return [RAG.el("span", { class: "prompt-rule-line" }, content), end];
-      if (line.startsWith("<source ") || line === "</source>") return [RAG.el("span", { class: "prompt-tag" }, content), end];
+      if (part === "rules" && line) return [h("span", { class: "prompt-rule-line" }, content), end];
+      if (line.startsWith("<source ") || line === "</source>") return [h("span", { class: "prompt-tag" }, content), end];
       return [content, end];
     });
   };
 
+  const badges = (p, answer) => h("span", { class: "badges" },
+    h("span", { class: "badge" }, p.updated),
+    p.id === answer ? h("span", { class: "badge badge-ok" }, "right passage") : null,
+    p.superseded ? h("span", { class: "badge badge-superseded" }, "outdated") : null,
+    p.kind === "forum" ? h("span", { class: "badge badge-forum" }, "forum post") : null,
+    p.kind === "runbook" ? h("span", { class: "badge badge-runbook" }, "runbook") : null,
+    p.acl.includes("staff") ? h("span", { class: "badge badge-staff" }, "staff only") : null);
+
+  const source = ({ passage: p, score }, i, props) => h("li", { class: ["result", p.id === props.answer && "is-answer"] },
+    h("span", { class: "rank" }, String(i + 1)),
+    h("span", { class: "pid" }, h("code", null, p.id), " ", h("span", { class: "title" }, p.title)),
+    h("meter", { class: "score-bar", min: "0", max: String(props.top), value: String(score), "aria-hidden": "true" }),
+    h("span", { class: "score", title: "fused (RRF) score" }, RAG.fixed(score, 4)),
+    badges(p, props.answer));
+
+  const hostile = (props) => h("li", { class: "result is-demo" },
+    h("span", { class: "rank" }, String(props.sources.length + 1)),
+    h("span", { class: "pid" }, h("code", null, props.hostile.id), " ", h("span", { class: "title" }, props.hostile.title)),
+    h("span", { class: "score" }, "\u2013"),
+    h("span", { class: "badges" }, h("span", { class: "badge" }, props.hostile.date),
+      h("span", { class: "badge badge-fail" }, "made up for the demo")),
+    h("p", { class: "detail" }, "Not in the help center and not searched: a hostile text added to show the escaping."));
+
+  /** "5 passages for “…”: the whole prompt is 490 tokens (o200k_base)." (no count for a question asked live) */
+  const status = (props) => `${props.n} passages${props.hostile ? " and the hostile source" : ""} for \u201c${props.question}\u201d` +
+    (props.tokens === undefined ? "." : `: the whole prompt is ${props.tokens} tokens (${props.tokenizer}).`);
+
   RAG.lab("prompt", {
-    accept(next, ctx) {
-      const [low, high] = ctx.own.sizes;
+    accept(next, input) {
+      const [low, high] = input.own.sizes;
       const n = Number(next.n);
-      if (!ctx.question(next.q) || !Number.isInteger(n) || n < low || n > high) return null;
+      if (!input.question(next.q) || !Number.isInteger(n) || n < low || n > high) return null;
       return { q: next.q, n, demo: next.demo === true || next.demo === "true" || next.demo === "1" };
     },
 
-    setup(ctx) {
-      for (const input of ctx.findAll('input[name="prompt-n"]')) {
-        ctx.on(input, "change", () => { if (input.checked) ctx.set({ n: input.value }); });
-      }
-      const demo = ctx.find('input[name="prompt-demo"]');
-      ctx.on(demo, "change", () => ctx.set({ demo: demo.checked }));
-    },
-
-    draw(ctx) {
-      const { data, own, state } = ctx;
-      const el = RAG.el;
-      const question = ctx.question(state.q);
+    props(state, input) {
+      const { data, own } = input;
+      const question = input.question(state.q);
       const fused = question.runs.hybrid;
-      const passage = Object.fromEntries(data.passages.map((p) => [p.id, p]));
-      const hostile = own.hostile;
-      const top = fused.slice(0, state.n);
-
-      const badges = (p) => el("span", { class: "badges" },
-        el("span", { class: "badge" }, p.updated),
-        p.id === question.answer ? el("span", { class: "badge badge-ok" }, "right passage") : null,
-        p.superseded ? el("span", { class: "badge badge-superseded" }, "outdated") : null,
-        p.kind === "forum" ? el("span", { class: "badge badge-forum" }, "forum post") : null,
-        p.kind === "runbook" ? el("span", { class: "badge badge-runbook" }, "runbook") : null,
-        p.acl.includes("staff") ? el("span", { class: "badge badge-staff" }, "staff only") : null);
-      RAG.replace(ctx.find(".prompt-sources"), top.map(([pid, value], i) => el("li", {
-        class: ["result", pid === question.answer ? "is-answer" : ""] },
-        el("span", { class: "rank" }, String(i + 1)),
-        el("span", { class: "pid" }, el("code", null, pid), " ", el("span", { class: "title" }, passage[pid].title)),
-        el("meter", { class: "score-bar", min: "0", max: String(fused[0][1]), value: String(value), "aria-hidden": "true" }),
-        el("span", { class: "score", title: "fused (RRF) score" }, RAG.fixed(value, 4)),
-        badges(passage[pid]))),
-      state.demo ? el("li", { class: "result is-demo" },
-        el("span", { class: "rank" }, String(top.length + 1)),
-        el("span", { class: "pid" }, el("code", null, hostile.id), " ", el("span", { class: "title" }, hostile.title)),
-        el("span", { class: "score" }, "\u2013"),
-        el("span", { class: "badges" }, el("span", { class: "badge" }, hostile.date),
-          el("span", { class: "badge badge-fail" }, "made up for the demo")),
-        el("p", { class: "detail" }, "Not in the help center and not searched: a hostile text added to show the escaping."))
-        : null);
-
-      const sources = top.map(([pid]) => passage[pid]).map((p) => ({ id: p.id, title: p.title, date: p.updated, text: p.text }));
-      if (state.demo) sources.push({ id: hostile.id, title: hostile.title, date: hostile.date, text: hostile.text });
-      const text = RAG.engine.buildPrompt(question.text, sources, data.prompt.rules.map((rule) => rule.text));
-      RAG.replace(ctx.find(".prompt-text code"), promptNodes(text));
-
-      for (const input of ctx.findAll('input[name="prompt-n"]')) input.checked = Number(input.value) === state.n;
-      ctx.find('input[name="prompt-demo"]').checked = state.demo;
+      const byId = new Map(data.passages.map((p) => [p.id, p]));
+      const sources = fused.slice(0, state.n).map(([pid, score]) => ({ passage: byId.get(pid), score }));
+      const sent = sources.map(({ passage: p }) => ({ id: p.id, title: p.title, date: p.updated, text: p.text }));
+      if (state.demo) sent.push({ id: own.hostile.id, title: own.hostile.title, date: own.hostile.date, text: own.hostile.text });
       // The build counted the tokens of its own questions' prompts; a question asked live has none.
-      const counted = ((state.demo ? own.hostile_tokens : data.prompt_tokens)[state.q] || {})[String(state.n)];
-      const size = counted === undefined ? "." : `: the whole prompt is ${counted} tokens (${data.tokens.tokenizer}).`;
-      const status = `${state.n} passages${state.demo ? " and the hostile source" : ""} for \u201c${question.text}\u201d${size}`;
-      ctx.find(".lab-status").textContent = status;
-      return status;
+      const counted = (state.demo ? own.hostile_tokens : data.prompt_tokens)[state.q];
+      return {
+        n: state.n, question: question.text, answer: question.answer, sources, top: fused.length ? fused[0][1] : 0,
+        hostile: state.demo ? own.hostile : null, rules: data.prompt.rules, tokenizer: data.tokens.tokenizer,
+        tokens: counted ? counted[String(state.n)] : undefined,
+        text: RAG.engine.buildPrompt(question.text, sent, data.prompt.rules.map((rule) => rule.text)),
+      };
     },
+
+    view(props) {
+      return [
+        h("p", { class: "lab-status" }, status(props)),
+        h("div", { class: "lab-columns prompt-parts" },
+          h("div", { class: "lab-col" },
+            h("h4", null, "The rules, and why each is there"),
+            h("ol", { class: "prompt-rules" }, props.rules.map((rule) => h("li", null,
+              h("span", { class: "prompt-rule-text" }, rule.text), " ",
+              h("span", { class: "prompt-rule-why" }, h("strong", null, "Why:"), " ", rule.reason))))),
+          h("div", { class: "lab-col" },
+            h("h4", null, "Sources, best first"),
+            h("ol", { class: "results prompt-sources" }, props.sources.map((s, i) => source(s, i, props)),
+              props.hostile ? hostile(props) : null))),
+        h("h4", { class: "prompt-heading" }, "The prompt, exactly as sent"),
+        h("pre", { class: "prompt-text", tabindex: "0", "aria-label": "The prompt text" }, h("code", null, promptNodes(props.text))),
+      ];
+    },
+
+    summary: status,
   });
 })();

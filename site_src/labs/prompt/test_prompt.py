@@ -1,7 +1,8 @@
 """The prompt builder (site_src/labs/prompt/): the data step's sources
-and token counts; in the browser, the prompt the reader sees is exactly engine/prompt.py's for
-every question and size, with and without the hostile source, whose text stays inside its one
-block; the lab works by mouse and keyboard and from a shared link."""
+and token counts; the view, in Node, draws exactly engine/prompt.py's prompt for every question
+and size, with and without the hostile source, whose text stays inside its one block, with the
+fused top n and the build's token counts; in the browser, the lab works by mouse and keyboard,
+from a shared link, for a question asked live, and on a phone."""
 
 from types import SimpleNamespace
 
@@ -12,6 +13,7 @@ from builder.core_data import PROMPT_SIZES
 from site_src.labs.prompt import data as prompt
 from engine.prompt import Source, build_prompt
 from support.labs import hash_of, lab, open_page
+from support.views import markup, text
 
 PICKER = 'select[data-picker="question"]'
 
@@ -52,16 +54,79 @@ def test_hostile_tokens_count_every_size_of_every_question_with_the_hostile_bloc
     assert blocks == {q: {str(n): n + 1 for n in PROMPT_SIZES} for q in ("q1", "q2")}
 
 
-def test_the_default_is_the_engines_prompt_of_state_and_stays_out_of_the_browser(data):
-    default = data["labs"]["prompt"]["default"]
-    assert default == {**prompt.STATE, "text": expected_prompt(data, prompt.STATE["q"], prompt.STATE["n"],
-                                                               prompt.STATE["demo"])}
-    assert "default" in prompt.BUILD_ONLY
-    assert data["labs"]["prompt"]["sizes"] == [min(PROMPT_SIZES), max(PROMPT_SIZES)]
-    hostile = data["labs"]["prompt"]["hostile_tokens"]
+def test_the_data_step_gives_the_view_the_sizes_the_hostile_source_and_its_token_counts(data):
+    own = data["labs"]["prompt"]
+    assert set(own) == {"sizes", "hostile", "hostile_tokens"}, "the browser gets only what the view reads"
+    assert not hasattr(prompt, "BUILD_ONLY")
+    assert own["sizes"] == [min(PROMPT_SIZES), max(PROMPT_SIZES)] == [3, 10]
+    assert own["hostile"] == {"id": "forum-tip", "title": prompt.HOSTILE.title, "date": "2026-06-20", "text": prompt.HOSTILE.text}
+    hostile = own["hostile_tokens"]
     assert set(hostile) == {q["id"] for q in data["questions"]}
     for qid, sizes in hostile.items():  # the hostile source only ever adds tokens
         assert all(sizes[n] > data["prompt_tokens"][qid][n] for n in sizes), qid
+
+
+# ------------------------------------------------------------------ the view, in Node
+
+
+def drawn(drawing) -> dict:
+    out = markup(drawing.html)
+    return {"text": out.css_first("pre.prompt-text").text(deep=True, separator="", strip=False),
+            "ids": [text(code) for code in out.css(".prompt-sources > li .pid code")],
+            "scores": [text(score) for score in out.css(".prompt-sources > li .score")],
+            "status": text(out.css_first(".lab-status")),
+            "marks": [text(mark) for mark in out.css("mark.prompt-escaped")],
+            "demo": out.css(".prompt-sources > li.is-demo"),
+            "rules": [(text(li.css_first(".prompt-rule-text")), text(li.css_first(".prompt-rule-why")))
+                      for li in out.css(".prompt-rules > li")]}
+
+
+def test_the_view_draws_the_engines_prompt_for_every_question_and_size(views, data):
+    sizes = range(data["labs"]["prompt"]["sizes"][0], data["labs"]["prompt"]["sizes"][1] + 1)
+    states = [{"q": q["id"], "n": n, "demo": False} for q in data["questions"] for n in sizes]
+    rules = [(r["text"], f"Why: {r['reason']}") for r in data["prompt"]["rules"]]
+    for state, drawing in zip(states, views.draw_many("prompt", states), strict=True):
+        q, n = state["q"], state["n"]
+        got = drawn(drawing)
+        top = data["runs"][q]["hybrid"][:n]
+        assert got["text"] == expected_prompt(data, q, n), (q, n)
+        assert got["ids"] == [pid for pid, _ in top]
+        assert got["scores"] == [f"{score:.4f}" for _, score in top]
+        tokens = data["prompt_tokens"][q][str(n)]
+        said = (f"{n} passages for “{question(data, q)['text']}”: the whole prompt is {tokens} tokens "
+                f"({data['tokens']['tokenizer']}).")
+        assert got["status"] == said == drawing.summary
+        assert got["rules"] == rules
+        assert not got["demo"]
+    assert len(states) == len(data["questions"]) * 8
+
+
+def test_the_escaping_demo_keeps_the_hostile_source_inside_one_block_for_every_question(views, data):
+    n = prompt.STATE["n"]
+    states = [{"q": q["id"], "n": n, "demo": True} for q in data["questions"]]
+    for state, drawing in zip(states, views.draw_many("prompt", states), strict=True):
+        got = drawn(drawing)
+        text_ = got["text"]
+        assert text_ == expected_prompt(data, state["q"], n, demo=True), state["q"]
+        # One opening and one closing tag per source: the hostile </source> did not end a block.
+        assert text_.count("\n</source>") == n + 1
+        assert text_.count('<source id="') == n + 1
+        assert "&lt;/source&gt;" in text_ and '<source id="refund-new" date=' not in text_
+        assert got["marks"] and set(got["marks"]) <= {"&lt;", "&gt;", "&quot;", "&amp;"}
+        tokens = data["labs"]["prompt"]["hostile_tokens"][state["q"]][str(n)]
+        assert got["status"] == (f"{n} passages and the hostile source for “{question(data, state['q'])['text']}”: the whole "
+                                 f"prompt is {tokens} tokens ({data['tokens']['tokenizer']}).")
+        [demo] = got["demo"]
+        assert text(demo.css_first(".pid code")) == prompt.HOSTILE.id
+        assert text(demo.css_first(".rank")) == str(n + 1)
+
+
+def test_the_view_takes_a_link_as_it_reads_and_refuses_a_size_out_of_range(views):
+    assert views.draw("prompt", {"q": "g01", "n": "8", "demo": "1"}).state == {"q": "g01", "n": 8, "demo": True}
+    assert views.draw("prompt", {"q": "g01", "n": 8}).state == {"q": "g01", "n": 8, "demo": False}
+    for state in ({"q": "g01", "n": 11}, {"q": "g01", "n": 2}, {"q": "nobody", "n": 5}):
+        with pytest.raises(AssertionError, match="refused"):
+            views.draw("prompt", state)
 
 
 # ------------------------------------------------------------------ in the browser
@@ -80,100 +145,9 @@ def follow(page, link):
     })""", link)
 
 
-@pytest.mark.browser
-def test_without_javascript_the_default_is_the_engines_prompt(make_page, site_url, data):
-    page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
-    section = lab(page, "prompt")
-    q, n = prompt.STATE["q"], prompt.STATE["n"]
-    assert prompt_text(section) == expected_prompt(data, q, n)
-    tokens = data["prompt_tokens"][q][str(n)]
-    expect(section.locator(".lab-status")).to_have_text(
-        f"{n} passages for “{question(data, q)['text']}”: the whole prompt is {tokens} tokens ({data['tokens']['tokenizer']}).")
-    assert section.locator(".prompt-sources > li .pid code").all_inner_texts() == \
-        [pid for pid, _ in data["runs"][q]["hybrid"][:n]]
-
-
 @pytest.fixture(scope="module")
 def desktop(make_page_module, site_url):
     return open_page(make_page_module, site_url, "#lab-prompt")
-
-
-@pytest.mark.browser
-def test_the_prompt_is_the_engines_for_every_question_and_size(desktop, data):
-    section = lab(desktop, "prompt")
-    follow(desktop, "#lab-prompt?q=refund-three-weeks&n=5&demo=false")
-    sizes = list(range(data["labs"]["prompt"]["sizes"][0], data["labs"]["prompt"]["sizes"][1] + 1))
-    checked = 0
-    for q in data["questions"]:
-        # The picker and each radio change as a click would change them (mouse and keyboard:
-        # the tests below), all sizes in one round trip, so every question x size stays quick.
-        shown = section.evaluate("""async (lab, [q, sizes]) => {
-            const picker = lab.querySelector('select[data-picker="question"]');
-            picker.value = q;
-            picker.dispatchEvent(new Event('change', {bubbles: true}));
-            const seen = [];
-            for (const n of sizes) {
-                const input = lab.querySelector('input[name="prompt-n"][value="' + n + '"]');
-                input.checked = true;
-                input.dispatchEvent(new Event('change', {bubbles: true}));
-                seen.push({text: lab.querySelector('pre.prompt-text').textContent,
-                           ids: [...lab.querySelectorAll('.prompt-sources > li .pid code')].map(c => c.textContent),
-                           scores: [...lab.querySelectorAll('.prompt-sources > li .score')].map(c => c.textContent),
-                           status: lab.querySelector('.lab-status').textContent});
-            }
-            // The link is written just after the redraw, once the changes pause (each
-            // replaceState costs Chromium tens of ms): the last size's link, per question.
-            await RAG.linksSettled();
-            seen[seen.length - 1].hash = location.hash;
-            return seen;
-        }""", [q["id"], sizes])
-        for n, got in zip(sizes, shown):
-            top = data["runs"][q["id"]]["hybrid"][:n]
-            assert got["text"] == expected_prompt(data, q["id"], n), (q["id"], n)
-            assert got["ids"] == [pid for pid, _ in top]
-            assert got["scores"] == [f"{score:.4f}" for _, score in top]
-            tokens = data["prompt_tokens"][q["id"]][str(n)]
-            assert got["status"] == (f"{n} passages for “{q['text']}”: the whole prompt is {tokens} tokens "
-                                     f"({data['tokens']['tokenizer']}).")
-            checked += 1
-        assert shown[-1]["hash"] == f"#lab-prompt?q={q['id']}&n={sizes[-1]}&demo=false"
-    assert checked == len(data["questions"]) * len(sizes)
-
-
-@pytest.mark.browser
-def test_the_escaping_demo_keeps_the_hostile_source_inside_one_block(desktop, data):
-    section = lab(desktop, "prompt")
-    q, n = prompt.STATE["q"], prompt.STATE["n"]
-    follow(desktop, f"#lab-prompt?q={q}&n={n}&demo=false")
-    section.locator('input[name="prompt-demo"] + span').click()
-    text = prompt_text(section)
-    assert text == expected_prompt(data, q, n, demo=True)
-    # One opening and one closing tag per source: the hostile </source> did not end a block.
-    assert text.count("\n</source>") == n + 1
-    assert text.count('<source id="') == n + 1
-    assert "&lt;/source&gt;" in text and '<source id="refund-new" date=' not in text
-    marks = section.locator("mark.prompt-escaped").all_inner_texts()
-    assert marks and set(marks) <= {"&lt;", "&gt;", "&quot;", "&amp;"}
-    tokens = data["labs"]["prompt"]["hostile_tokens"][q][str(n)]
-    expect(section.locator(".lab-status")).to_have_text(
-        f"{n} passages and the hostile source for “{question(data, q)['text']}”: the whole prompt is {tokens} tokens "
-        f"({data['tokens']['tokenizer']}).")
-    demo = section.locator(".prompt-sources > li.is-demo")
-    expect(demo).to_have_count(1)
-    expect(demo.locator(".pid code")).to_have_text(prompt.HOSTILE.id)
-    expect(demo.locator(".rank")).to_have_text(str(n + 1))
-    assert hash_of(desktop) == f"#lab-prompt?q={q}&n={n}&demo=true"
-    texts = section.evaluate("""(lab, ids) => ids.map(q => {
-        const picker = lab.querySelector('select[data-picker="question"]');
-        picker.value = q;
-        picker.dispatchEvent(new Event('change', {bubbles: true}));
-        return lab.querySelector('pre.prompt-text').textContent;
-    })""", [q["id"] for q in data["questions"]])
-    for other, got in zip(data["questions"], texts):  # the demo source is added the same way for every question
-        assert got == expected_prompt(data, other["id"], n, demo=True), other["id"]
-    section.locator('input[name="prompt-demo"] + span').click()
-    assert prompt_text(section) == expected_prompt(data, other["id"], n)
-    expect(section.locator(".prompt-sources > li.is-demo")).to_have_count(0)
 
 
 @pytest.mark.browser
@@ -222,6 +196,7 @@ def test_a_shared_link_restores_the_state_and_a_later_link_switches_it(make_page
     assert prompt_text(section) == expected_prompt(data, golden["id"], 8, demo=True)
     # A later link on the same page (section 9 links here) switches the lab without a reload.
     section.locator('input[name="prompt-demo"] + span').click()
+    assert hash_of(page) == f"#lab-prompt?q={golden['id']}&n=8&demo=false"  # the click's link, written before the next
     follow(page, "#lab-prompt?q=okta-login&n=3")
     expect(section.locator(PICKER)).to_have_value("okta-login")
     expect(section.locator('input[name="prompt-n"][value="3"]')).to_be_checked()

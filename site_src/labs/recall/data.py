@@ -2,7 +2,7 @@
 figure's 95% interval, and the questions each retriever misses, for k = 1, 3 or 5. The figures
 are in the core data (data.recall, data.ranks; data.evaluation's misses and wilson, from
 builder/evaluation.py); the data step names the retrievers in table order and the chart's
-geometry, the one home of both for the template and the script.
+geometry, which the view (lab.js) draws from.
 
 Example: data(build)["retrievers"][0] -> {"id": "bm25", "name": "BM25", "short": "BM25"}
 """

@@ -1,8 +1,9 @@
 """The recall table (site_src/labs/recall/) and what it draws from
 (builder/evaluation.py): the Wilson interval, the sign test, the paired comparison and the
-misses, each on small hand-made ranks with its expected value written as arithmetic; in the
-browser, for every k, the table, the chart and the lists of misses equal the build's data, by
-mouse, by keyboard and from a shared link."""
+misses, each on small hand-made ranks with its expected value written as arithmetic; the view,
+in Node, draws for every k the table, the chart and the lists of misses of the build's data,
+with recall named as the hit rate it equals here; in the browser, the k changes by mouse, by
+keyboard and from a shared link."""
 
 import math
 from statistics import NormalDist
@@ -16,6 +17,7 @@ from builder.evaluation import misses, paired, sign_test, wilson
 from site_src.labs.recall import data as recall
 from builder.search import recall_table
 from support.labs import hash_of, lab, open_page
+from support.views import markup, text
 
 Z_95 = NormalDist().inv_cdf(0.975)  # the two-sided 95% quantile, computed here, never read from the module
 Z2 = Z_95 ** 2
@@ -115,51 +117,79 @@ def test_the_lab_names_every_retriever_the_build_measured(data):
             assert len(data["evaluation"]["misses"][name][k]) == total - hits
 
 
-# ------------------------------------------------------------------ in the browser
+# ------------------------------------------------------------------ the view, in Node
+
+RETRIEVERS = ("bm25", "dense", "hybrid")
 
 
-def check_recall(section, data, k):
+def described(data, name, k) -> str:
+    """One retriever's figures as the chart's description (and the announcement) words them."""
+    hits, total = data["recall"][name][str(k)]
+    lo, hi = data["evaluation"]["wilson"][name][str(k)]
+    label = next(r["name"] for r in data["labs"]["recall"]["retrievers"] if r["id"] == name)
+    return f"{label}: {hits} of {total} ({100 * hits / total:.1f}%, interval {100 * lo:.0f} to {100 * hi:.0f}%)"
+
+
+def check_drawing(drawing, data, k):
+    """What the view drew for k against the build's data (data.recall, data.evaluation, data.ranks)."""
     m = data["evaluation"]
-    chart = data["labs"]["recall"]["chart"]
-    names = {r["id"]: r["name"] for r in data["labs"]["recall"]["retrievers"]}
-    spans = section.locator(".recall-k")
-    expect(spans).to_have_count(3)
-    assert spans.all_inner_texts() == [str(k)] * 3
-    expect(section.locator(".lab-status")).to_have_text(f"Recall@{k} on {data['recall']['hybrid'][str(k)][1]} golden questions.")
-    expect(section.locator(".recall-table tbody tr")).to_have_count(3)
-    described = []  # the chart's description, which is also what screen readers hear
-    for name in ("bm25", "dense", "hybrid"):
+    own = data["labs"]["recall"]
+    chart = own["chart"]
+    names = {r["id"]: r["name"] for r in own["retrievers"]}
+    out = markup(drawing.html)
+    n_golden = sum(q["set"] == "golden" for q in data["questions"])
+    assert [text(s) for s in out.css(".recall-k")] == [str(k)] * 3
+    assert text(out.css_first(".lab-status")) == f"Recall@{k} on {n_golden} golden questions."
+    assert [text(th) for th in out.css(".recall-table thead th")] == ["Retriever", "Hits", "Recall (= hit rate)",
+                                                                       "95% interval"]
+    assert [row.attributes["data-retriever"] for row in out.css(".recall-table tbody tr")] == list(RETRIEVERS)
+    for name in RETRIEVERS:
         hits, total = data["recall"][name][str(k)]
         lo, hi = m["wilson"][name][str(k)]
-        row = section.locator(f'.recall-table tr[data-retriever="{name}"]')
-        assert row.locator("th").inner_text() == names[name]
-        assert row.locator(".recall-found").inner_text() == f"{hits} / {total}"
-        assert row.locator(".recall-pct").inner_text() == f"{100 * hits / total:.1f}%"
-        assert row.locator(".recall-interval").inner_text() == f"{100 * lo:.0f}–{100 * hi:.0f}%"
-        described.append(f"{names[name]}: {hits} of {total} ({100 * hits / total:.1f}%, interval {100 * lo:.0f} to {100 * hi:.0f}%)")
-        column = section.locator(f'.recall-misses [data-retriever="{name}"]')
+        row = out.css_first(f'.recall-table tr[data-retriever="{name}"]')
+        assert [text(cell) for cell in row.css("th, td")] == [
+            names[name], f"{hits} / {total}", f"{100 * hits / total:.1f}%", f"{100 * lo:.0f}–{100 * hi:.0f}%"]
+        column = out.css_first(f'.recall-misses [data-retriever="{name}"]')
         missed = m["misses"][name][str(k)]
         assert len(missed) == total - hits
-        expect(column.locator("h5")).to_have_text(f"{names[name]} · {len(missed)} missed")
-        texts = column.locator(".miss-q").all_inner_texts()
-        assert texts == [next(q["text"] for q in data["questions"] if q["id"] == qid) for qid in missed]
-        ranks = column.locator(".miss-rank").all_inner_texts()
-        assert ranks == [f"rank {data['ranks'][qid][name]}" if data["ranks"][qid][name] else "not retrieved"
-                         for qid in missed]
-        assert column.locator(".badge-warn").count() == sum(
-            next(q["paraphrase"] for q in data["questions"] if q["id"] == qid) for qid in missed)
+        assert text(column.css_first("h5")) == f"{names[name]} · {len(missed)} missed"
+        questions = {q["id"]: q for q in data["questions"]}
+        assert [text(li) for li in column.css("li")] == [
+            f"{questions[qid]['text']} " + (f"rank {data['ranks'][qid][name]}" if data["ranks"][qid][name] else "not retrieved")
+            + (" paraphrase" if questions[qid]["paraphrase"] else "") for qid in missed]
+        assert len(column.css(".badge-warn")) == sum(questions[qid]["paraphrase"] for qid in missed)
         if not missed:
-            expect(column.locator(".miss-none")).to_have_text(f"None: every right passage is in the top {k}.")
-    assert section.locator("#recall-chart-desc").text_content() == "; ".join(described)
-    return f"Recall@{k}: {'; '.join(described)}."
-    expect(section.locator("#recall-chart-title")).to_have_text(f"Recall@{k} by retriever, with 95% intervals")
-    widths = section.locator(".recall-rows rect").evaluate_all("rs => rs.map(r => r.getAttribute('width'))")
+            assert text(column.css_first(".miss-none")) == f"None: every right passage is in the top {k}."
+    descriptions = [described(data, name, k) for name in RETRIEVERS]
+    assert text(out.css_first("#recall-chart-desc")) == "; ".join(descriptions)
+    assert drawing.summary == f"Recall@{k}: {'; '.join(descriptions)}."
+    assert text(out.css_first("#recall-chart-title")) == f"Recall@{k} by retriever, with 95% intervals"
+    assert text(out.css_first(".recall-chart figcaption")).startswith(f"Bars: recall@{k} (here also the hit rate). ")
+    widths = [rect.attributes["width"] for rect in out.css(".recall-rows rect")]
     assert widths == [f"{chart['width'] * data['recall'][n][str(k)][0] / data['recall'][n][str(k)][1]:.1f}"
-                      for n in ("bm25", "dense", "hybrid")]
-    ends = section.locator(".recall-rows line.interval").evaluate_all(
-        "ls => ls.map(l => [l.getAttribute('x1'), l.getAttribute('x2')])")
-    assert ends == [[f"{chart['left'] + chart['width'] * x:.1f}" for x in m["wilson"][n][str(k)]]
-                    for n in ("bm25", "dense", "hybrid")]
+                      for n in RETRIEVERS]
+    assert ["bar-hit" in rect.attributes["class"].split() for rect in out.css(".recall-rows rect")] == [
+        n == own["highlight"] for n in RETRIEVERS]
+    ends = [[line.attributes["x1"], line.attributes["x2"]] for line in out.css(".recall-rows line.interval")]
+    assert ends == [[f"{chart['left'] + chart['width'] * x:.1f}" for x in m["wilson"][n][str(k)]] for n in RETRIEVERS]
+    assert [text(t) for t in out.css(".recall-rows text.value")] == [
+        f"{100 * data['recall'][n][str(k)][0] / data['recall'][n][str(k)][1]:.1f}%" for n in RETRIEVERS]
+
+
+def test_the_view_draws_the_builds_figures_for_every_k(views, data):
+    ks = data["settings"]["recall_ks"]
+    assert ks == [1, 3, 5]
+    for k, drawing in zip(ks, views.draw_many("recall", [{"k": k} for k in ks])):
+        check_drawing(drawing, data, k)
+
+
+def test_the_view_takes_a_k_from_a_link_as_a_number_and_refuses_one_the_build_did_not_measure(views, data):
+    assert views.draw("recall", {"k": "5"}).state == {"k": 5}
+    with pytest.raises(AssertionError, match="accept\\(\\) refused"):
+        views.draw("recall", {"k": 4})
+
+
+# ------------------------------------------------------------------ in the browser
 
 
 @pytest.fixture(scope="module")
@@ -168,13 +198,14 @@ def shared(make_page_module, site_url):
 
 
 @pytest.mark.browser
-def test_recall_table_equals_the_data_for_every_k(shared, data):
+def test_a_click_on_k_redraws_says_it_and_writes_the_link(shared, data):
     section = lab(shared, "recall")
     for k in data["settings"]["recall_ks"]:
         section.locator(f'input[name="recall-k"][value="{k}"] + span').click()
         expect(section.locator(f'input[name="recall-k"][value="{k}"]')).to_be_checked()
-        said = check_recall(section, data, k)
-        expect(shared.locator("#rag-status")).to_have_text(said)
+        expect(section.locator(".lab-status")).to_have_text(f"Recall@{k} on {data['recall']['hybrid'][str(k)][1]} golden questions.")
+        said = "; ".join(described(data, name, k) for name in RETRIEVERS)
+        expect(shared.locator("#rag-status")).to_have_text(f"Recall@{k}: {said}.")
         assert hash_of(shared) == f"#lab-recall?k={k}"
 
 
@@ -189,16 +220,17 @@ def test_recall_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
     page.keyboard.press("ArrowLeft")
     k = ks[ks.index(default) - 1]
     expect(section.locator(f'input[name="recall-k"][value="{k}"]')).to_be_checked()
-    check_recall(section, data, k)
+    expect(section.locator(".recall-table caption")).to_have_text(f"Right passage in the top {k}")
     assert hash_of(page) == f"#lab-recall?k={k}"
     again = open_page(make_page, site_url, f"#lab-recall?k={ks[-1]}")
     restored = lab(again, "recall")
     expect(restored.locator(f'input[name="recall-k"][value="{ks[-1]}"]')).to_be_checked()
-    check_recall(restored, data, ks[-1])
+    expect(restored.locator(".recall-table caption")).to_have_text(f"Right passage in the top {ks[-1]}")
 
 
 @pytest.mark.browser
-def test_a_link_with_a_k_the_build_did_not_measure_opens_the_default(make_page, site_url, data):
+def test_a_link_with_a_k_the_build_did_not_measure_opens_the_default(make_page, site_url):
     page = open_page(make_page, site_url, "#lab-recall?k=4")
     section = lab(page, "recall")
-    check_recall(section, data, recall.STATE["k"])
+    expect(section.locator(f'input[name="recall-k"][value="{recall.STATE["k"]}"]')).to_be_checked()
+    expect(section.locator(".lab-status")).to_contain_text(f"Recall@{recall.STATE['k']} on ")
