@@ -35,8 +35,22 @@
    */
   RAG.h = (tag, attrs, ...children) => {
     const props = attrs && attrs.class !== undefined ? { ...attrs, class: className(attrs.class) } : attrs;
-    return window.preact.h(tag, props, ...children);
+    return window.preact.h(tag, props, ...joinedText(children, []));
   };
+
+  /* Children flattened, with neighbouring strings and numbers joined into one text: the build's
+     HTML has one text node where they meet, and the browser's redraw over it must find the same. */
+  function joinedText(children, out) {
+    for (const child of children) {
+      if (child === null || child === undefined || child === false || child === true) continue;
+      if (Array.isArray(child)) joinedText(child, out);
+      else if (typeof child === "string" || typeof child === "number") {
+        if (typeof out[out.length - 1] === "string") out[out.length - 1] += String(child);
+        else out.push(String(child));
+      } else out.push(child);
+    }
+    return out;
+  }
 
   RAG.labInput = (data, own) => ({ own, data, question: (id) => RAG.questions.get(data, id) });
 

@@ -43,14 +43,14 @@
     p.kind === "runbook" ? h("span", { class: "badge badge-runbook" }, "runbook") : null,
     p.acl.includes("staff") ? h("span", { class: "badge badge-staff" }, "staff only") : null);
 
-  const source = ({ passage: p, score }, i, props) => h("li", { class: ["result", p.id === props.answer && "is-answer"] },
+  const source = ({ passage: p, score }, i, props) => h("li", { class: ["result", p.id === props.answer && "is-answer"], key: p.id },
     h("span", { class: "rank" }, String(i + 1)),
     h("span", { class: "pid" }, h("code", null, p.id), " ", h("span", { class: "title" }, p.title)),
     h("meter", { class: "score-bar", min: "0", max: String(props.top), value: String(score), "aria-hidden": "true" }),
     h("span", { class: "score", title: "fused (RRF) score" }, RAG.fixed(score, 4)),
     badges(p, props.answer));
 
-  const hostile = (props) => h("li", { class: "result is-demo" },
+  const hostile = (props) => h("li", { class: "result is-demo", key: "hostile" },
     h("span", { class: "rank" }, String(props.sources.length + 1)),
     h("span", { class: "pid" }, h("code", null, props.hostile.id), " ", h("span", { class: "title" }, props.hostile.title)),
     h("span", { class: "score" }, "\u2013"),
