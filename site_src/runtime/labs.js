@@ -13,7 +13,10 @@
  *   - errors: anything a lab throws, at start or later in a handler registered with ctx.on,
  *     shows in that lab as an alert, over its default state.
  *
- * ctx (what setup(ctx) gets): name, root (the section), output (.lab-output), input (as the view's
+ * A lab may also define sync(ctx): called after every drawing, it keeps in step the controls
+ * data-key cannot bind (their options or shown text depend on the state).
+ *
+ * ctx (what setup(ctx) and sync(ctx) get): name, root (the section), output (.lab-output), input (as the view's
  * props() gets it), defaults, state, local (the view's own state), set(patch, {announce, link,
  * replace}), show(patch) (local state: redraw, no link), on(target, type, handler), find(sel),
  * findAll(sel).
@@ -119,6 +122,9 @@
       window.preact.render(drawing.element, ctx.output);
       summary = drawing.summary;
     }
+    // Controls the runtime cannot bind by data-key (a list that depends on the state, a field
+    // that shows a question's text) follow the state here, once per drawing.
+    if (spec.sync) spec.sync(ctx);
     window.clearTimeout(ctx.announceTimer);
     // While the reader types or drags, say the result once they pause, not on every step.
     if (announce === "now" && summary) RAG.announce(summary);

@@ -8,6 +8,8 @@
  *     summary(props)              optional: one sentence for screen readers after a change
  *     local: {...}                optional: the view's own state, kept out of the link (a pointed-at row)
  *     setup(ctx)                  optional, browser only: wire events; handlers call ctx.set / ctx.show
+ *     sync(ctx)                   optional, browser only: after each drawing, keep in step the
+ *                                 controls data-key cannot bind
  *   });
  *
  * input = RAG.labInput(data, own): {own (what builder's data step for this lab computed),
