@@ -12,13 +12,14 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures, lab_views, section_cache
+from builder.page import assets, figures, lab_views, practice, section_cache
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
-from builder.page.facts import Facts
+from builder.page.facts import Facts, boxed
 from builder.page.glossary import GlossaryLinks
 from builder.page.output import to_json
 from builder.page.prose import prose_environment, render_section
@@ -37,6 +38,7 @@ class RenderedPage:
     assets: list[tuple[str, str | bytes]]
     claims: list
     samples: list[SampleRun]
+    quiz: practice.RenderedQuiz | None = None  # the practice questions, rendered and checked
 
 
 def samples_to_run(cache_dir: Path, samples_dir: Path = SAMPLES) -> int:
@@ -66,6 +68,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     namespace = facts.namespace()
     claims = ClaimRegistry(namespace)
     env = prose_environment(claims)
+    quiz = prepare_practice(data, facts, env, namespace, strict_claims)
     glossary = GlossaryLinks(data["glossary"])
     samples: list[SampleRun] = []
     views = lab_views.LabViews()
@@ -90,7 +93,11 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         def block(html) -> Markup:
             return fragments.block(Markup(html))
 
-        return {"sample": sample, "figure": figure, "lab": lab, "block": block}
+        @pass_context
+        def practice_here(context) -> Markup:
+            return fragments.block(practice.block_for(context["_section"], quiz.questions if quiz else []))
+
+        return {"sample": sample, "figure": figure, "lab": lab, "block": block, "practice": practice_here}
 
     def rendered(path: Path, shared: str):
         """The section, from the cache when nothing that shapes it changed; its claims, samples
@@ -125,4 +132,21 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         glossary=data["glossary"], schema=data["schema"], assets=links, live=bool(data.get("live")),
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
-    return RenderedPage(views.fill(html, drawings), files, claims.results, samples)
+    return RenderedPage(views.fill(html, drawings), files, claims.results, samples, quiz)
+
+
+def prepare_practice(data: dict, facts: Facts, env, namespace: dict, strict: bool) -> practice.RenderedQuiz | None:
+    """The practice questions rendered over the data and checked; the quiz lab's part of the data
+    (which its view, the browser and data/rag.json read) gets them, and so do the prose's helpers."""
+    own = data["labs"].get(practice.QUIZ_LAB)
+    if own is None:
+        return None
+    quiz = practice.render_quiz(own["source"], env, namespace)
+    unplaced = practice.unplaced(quiz.questions, own["source"], section_files())
+    if unplaced:
+        raise ProseError("\n".join(unplaced))
+    if strict and quiz.problems:
+        raise practice.PracticeFailed(quiz.problems)
+    own["questions"] = quiz.questions
+    facts.data["labs"][practice.QUIZ_LAB]["questions"] = boxed(quiz.questions)
+    return quiz
