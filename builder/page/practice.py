@@ -51,7 +51,7 @@ NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 # The giveaways a quiz is checked against (see fairness()):
 LONGER_BY = 1.2        # the right choice may be at most 20% longer than the longest wrong one,
 LONGER_SLACK = 2       # plus two characters, so "rank 10" may stand beside "rank 7"
-LONGEST_SHARE = 1 / 3  # the right choice is the longest of its question in at most a third of the quiz
+LONGEST_SHARE = 1 / 3  # the right choice is the longest of its question in at most a third of the quiz (or once)
 POSITION_SHARE = 0.4   # no position (first, second...) holds the right choice in more than 40% of the quiz
 GIVEAWAY = re.compile(r"\b(all|none|both) of the above\b", re.I)
 
@@ -196,14 +196,16 @@ class RenderedQuiz:
 
 
 class PracticeFailed(ClaimFailed):
-    """Practice questions that no longer hold, or give their answer away (a ClaimFailed, so the
-    build and `make serve` report it the way they report a false claim)."""
+    """Practice questions that no longer hold, or give their answer away, with any claims of the
+    prose that no longer hold either (a ClaimFailed, so the build and `make serve` report it the
+    way they report a false claim)."""
 
-    def __init__(self, problems: list[str]):
-        self.failures = []
+    def __init__(self, problems: list[str], claim_failures: list[ClaimResult] = ()):
+        self.failures = list(claim_failures)
         self.problems = problems
-        Exception.__init__(self, f"{len(problems)} problem(s) with the practice questions of {QUIZ_FILE}; rewrite "
-                                 "the question (or fix the corpus) so that it holds:\n"
+        claims = str(ClaimFailed(self.failures)) + "\n" if self.failures else ""
+        Exception.__init__(self, f"{claims}{len(problems)} problem(s) with the practice questions of {QUIZ_FILE}; "
+                                 "rewrite the question (or fix the corpus) so that it holds:\n"
                                  + "\n".join("  " + p.replace("\n", "\n  ") for p in problems))
 
 
@@ -286,7 +288,7 @@ def fairness(source: list[dict], shown: list[dict]) -> list[Problem]:
                 "specific option gives itself away", "shorten it, or make a wrong choice as specific and as long"))
         if all(len(texts[answer]) > len(t) for i, t in enumerate(texts) if i != answer):
             longest_right.append(q["id"])
-    if len(longest_right) > math.floor(LONGEST_SHARE * len(shown)):
+    if len(longest_right) > max(1, math.floor(LONGEST_SHARE * len(shown))):
         problems.append(Problem(QUIZ_FILE, None, None, "choices",
                                 f"the right choice is the longest in {len(longest_right)} of {len(shown)} questions "
                                 f"({', '.join(longest_right)}), more than {LONGEST_SHARE:.0%} of them: a reader can "

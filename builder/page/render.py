@@ -68,7 +68,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     namespace = facts.namespace()
     claims = ClaimRegistry(namespace)
     env = prose_environment(claims)
-    quiz = prepare_practice(data, facts, env, namespace, strict_claims)
+    quiz = prepare_practice(data, facts, env, namespace)
     glossary = GlossaryLinks(data["glossary"])
     samples: list[SampleRun] = []
     views = lab_views.LabViews()
@@ -121,6 +121,9 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     sections = [rendered(path, shared) for path in section_files()]
     if progress and pending and sum(not r.cached for r in samples) < pending:
         progress(pending, pending)  # a sample file no section uses: close the bar
+    problems = quiz.problems if quiz else []
+    if strict_claims and problems:
+        raise practice.PracticeFailed(problems, claims.failures())
     if strict_claims and claims.failures():
         raise ClaimFailed(claims.failures())
     files = assets.files(data)
@@ -135,9 +138,10 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     return RenderedPage(views.fill(html, drawings), files, claims.results, samples, quiz)
 
 
-def prepare_practice(data: dict, facts: Facts, env, namespace: dict, strict: bool) -> practice.RenderedQuiz | None:
-    """The practice questions rendered over the data and checked; the quiz lab's part of the data
-    (which its view, the browser and data/rag.json read) gets them, and so do the prose's helpers."""
+def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice.RenderedQuiz | None:
+    """The practice questions rendered over the data and checked (what does not hold is in its
+    problems); the quiz lab's part of the data (which its view, the browser and data/rag.json
+    read) gets them, and so do the prose's helpers."""
     own = data["labs"].get(practice.QUIZ_LAB)
     if own is None:
         return None
@@ -145,8 +149,6 @@ def prepare_practice(data: dict, facts: Facts, env, namespace: dict, strict: boo
     unplaced = practice.unplaced(quiz.questions, own["source"], section_files())
     if unplaced:
         raise ProseError("\n".join(unplaced))
-    if strict and quiz.problems:
-        raise practice.PracticeFailed(quiz.problems)
     own["questions"] = quiz.questions
     facts.data["labs"][practice.QUIZ_LAB]["questions"] = boxed(quiz.questions)
     return quiz

@@ -4,8 +4,8 @@
  * says the same. Nothing runs at load but three listeners on the document.
  *
  * Keyboard: the arrow keys move through a radio group and check each radio they pass, so a choice
- * reached with them counts once the reader presses Space or Enter, or leaves the question; a
- * click, a tap or Space counts at once. Once a question is answered, every pick counts at once.
+ * reached with them counts once the reader presses Space or Enter, or leaves the choices; a click,
+ * a tap or Space counts at once. Once a question is answered, every pick counts at once.
  *
  * Every pick is told to the quiz lab with a "rag:practice" event {id, choice, lab} (lab: "quiz" for a
  * pick in the quiz, null at the end of a section); picks at the ends of sections are also kept
@@ -89,7 +89,7 @@
     else answer(radio);
   });
   document.addEventListener("focusout", (event) => {
-    if (!pending || questionOf(pending).contains(event.relatedTarget)) return;
+    if (!pending || pending.closest("fieldset").contains(event.relatedTarget)) return;
     if (pending.checked) answer(pending);
     else pending = null;
   });
