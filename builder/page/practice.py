@@ -355,8 +355,9 @@ def practice_block(slug: str, questions: list[dict]) -> Markup:
     """The practice at the end of section `slug`: its questions, each answer in a details element
     (site_src/runtime/practice.js marks a pick right or wrong and opens it)."""
     items = Markup("").join(question_item(q) for q in questions)
-    return Markup('<section class="practice" id="{slug}-practice" aria-labelledby="{slug}-practice-title">'
-                  '<h3 class="practice-title" id="{slug}-practice-title">Practice</h3>'
+    # No accessible name on the section: eight regions all called "Practice" would be landmarks
+    # a screen reader cannot tell apart; the heading is there to navigate by.
+    return Markup('<section class="practice" id="{slug}-practice"><h3 class="practice-title">Practice</h3>'
                   '<ol class="quiz practice-list">{items}</ol></section>').format(slug=slug, items=items)
 
 

@@ -214,8 +214,7 @@ def test_a_practice_block_reads_whole_without_javascript_and_escapes_its_text():
     q = {"id": "fused", "section": "hybrid", "question": "Where does `err-4021` go <now>?", "choices": ["rank 7", "rank 1"],
          "answer": 1, "why": ["dense's & only.", "two shares."]}
     assert practice.practice_block("hybrid", [q]) == (
-        '<section class="practice" id="hybrid-practice" aria-labelledby="hybrid-practice-title">'
-        '<h3 class="practice-title" id="hybrid-practice-title">Practice</h3><ol class="quiz practice-list">'
+        '<section class="practice" id="hybrid-practice"><h3 class="practice-title">Practice</h3><ol class="quiz practice-list">'
         '<li class="practice-q" id="practice-fused" data-practice="fused" data-answer="1">'
         '<fieldset class="practice-choices"><legend class="practice-question">Where does <code>err-4021</code> go &lt;now&gt;?'
         '</legend><label class="practice-choice"><input type="radio" name="practice-fused" value="0"><span>rank 7</span>'

@@ -3,7 +3,7 @@ back to the section whose end it is practised at. The questions are loaded here 
 like the prose, by the render step (builder/page/practice.py), which adds them to this lab's
 data as "questions": {id, section, question, choices, answer, why}.
 
-Example: data(build)["source"][0]["id"] -> the first question's id; data(build)["sections"][0]["slug"] -> 'short-version'
+Example: data(build)["source"][0]["id"] -> 'chunk-split'; data(build)["sections"][0]["slug"] -> 'short-version'
 """
 
 from pathlib import Path
