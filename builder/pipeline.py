@@ -239,5 +239,5 @@ def list_claims(corpus_dir: Path, cache_dir: Path) -> int:
     print(claim_report(page.claims))
     if page.quiz:
         print("Practice questions (corpus/quiz.yaml):\n" + claim_report(page.quiz.results))
-        print("\n".join(page.quiz.problems) or "no giveaway found")
+        print("\n".join(page.quiz.giveaways) or "no giveaway found")
     return 0 if all(result.held for result in page.claims) and not (page.quiz and page.quiz.problems) else 1

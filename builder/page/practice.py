@@ -20,7 +20,7 @@ texts and the check. Text between backticks reads as code.
           why: that is dense search's own rank.
 
 The build fails (strict, like claims; `--claims warn` warns) when a check is false and when the
-quiz gives its answers away (FAIRNESS below). An expression that names data the build does not
+quiz gives its answers away (fairness() below). An expression that names data the build does not
 have fails the build whatever the setting, as it does in a section.
 
 Example: render_quiz([question.as_source()], env, namespace).questions[0]["choices"] -> ["rank 1", "rank 7"]
@@ -192,7 +192,12 @@ def load_quiz(path: Path, out: ProblemLog, sections: tuple[str, ...]) -> list[Pr
 class RenderedQuiz:
     questions: list[dict]        # what the page shows: {id, section, question, choices, answer, why}
     results: list[ClaimResult]   # each question's check, held or not
-    problems: list[str]          # false checks and giveaways, each naming file, line, id, field and fix
+    giveaways: list[str]         # what would let a reader answer without knowing (fairness())
+
+    @property
+    def problems(self) -> list[str]:
+        """False checks and giveaways, each naming the file, the line, the question and the fix."""
+        return [result.describe() for result in self.results if not result.held] + self.giveaways
 
 
 class PracticeFailed(ClaimFailed):
@@ -258,54 +263,71 @@ def check_question(question: dict, shown: dict, namespace: dict) -> ClaimResult:
     return checks.evaluate(question["check"], QUIZ_FILE, question["line"], f"{question['id']}: {shown['question']}")
 
 
-def fairness(source: list[dict], shown: list[dict]) -> list[Problem]:
-    """What would let a reader answer without knowing: choices that read the same, a right choice
-    much longer than the others (the most specific option), the longest choice being right too
-    often, or the right choice sitting at one position too often."""
+def question_giveaways(question: dict, q: dict) -> list[Problem]:
+    """One question's giveaways: choices that read the same, "none of the above", an unpaired
+    backtick, a right choice much longer than the others (the most specific option)."""
     problems = []
-    longest_right = []
-    for question, q in zip(source, shown):
-        answer, texts = q["answer"], [plain(t) for t in q["choices"]]
-        folded = [t.lower() for t in texts]
-        for i, text in enumerate(texts):
-            if folded.count(folded[i]) > 1 and folded.index(folded[i]) == i:
-                problems.append(Problem(QUIZ_FILE, question["line"], q["id"], "choices",
-                                        f"two choices read “{text}”", "make every choice say something different "
-                                        "(a check of the numbers may be needed: they are rendered from the build)"))
-            if GIVEAWAY.search(text):
-                problems.append(Problem(QUIZ_FILE, question["choices"][i]["line"], q["id"], "text",
-                                        f"“{text}” answers by elimination", "write a choice that stands on its own"))
-        for field, text in [("question", q["question"])] + [("text", t) for t in q["choices"]] + [("why", w) for w in q["why"]]:
-            if text.count("`") % 2:
-                problems.append(Problem(QUIZ_FILE, question["line"], q["id"], field, f"has an unpaired backtick: “{text}”",
-                                        "pair every ` (text between two backticks reads as code)"))
-        wrong = max(len(t) for i, t in enumerate(texts) if i != answer)
-        if len(texts[answer]) > LONGER_BY * wrong + LONGER_SLACK:
-            problems.append(Problem(
-                QUIZ_FILE, question["choices"][answer]["line"], q["id"], "text",
-                f"the right choice, “{texts[answer]}” ({len(texts[answer])} characters), is longer than the longest "
-                f"wrong one ({wrong}) by more than {round(100 * (LONGER_BY - 1))}% + {LONGER_SLACK}: the most "
-                "specific option gives itself away", "shorten it, or make a wrong choice as specific and as long"))
-        if all(len(texts[answer]) > len(t) for i, t in enumerate(texts) if i != answer):
-            longest_right.append(q["id"])
-    if len(longest_right) > max(1, math.floor(LONGEST_SHARE * len(shown))):
+    answer, texts = q["answer"], [plain(t) for t in q["choices"]]
+    folded = [t.lower() for t in texts]
+    for i, text in enumerate(texts):
+        if folded.count(folded[i]) > 1 and folded.index(folded[i]) == i:
+            problems.append(Problem(QUIZ_FILE, question["line"], q["id"], "choices", f"two choices read “{text}”",
+                                    "make every choice say something different (a check of the numbers may be "
+                                    "needed: they are rendered from the build)"))
+        if GIVEAWAY.search(text):
+            problems.append(Problem(QUIZ_FILE, question["choices"][i]["line"], q["id"], "text",
+                                    f"“{text}” answers by elimination", "write a choice that stands on its own"))
+    for field, text in [("question", q["question"])] + [("text", t) for t in q["choices"]] + [("why", w) for w in q["why"]]:
+        if text.count("`") % 2:
+            problems.append(Problem(QUIZ_FILE, question["line"], q["id"], field, f"has an unpaired backtick: “{text}”",
+                                    "pair every ` (text between two backticks reads as code)"))
+    wrong = max(len(t) for i, t in enumerate(texts) if i != answer)
+    if len(texts[answer]) > LONGER_BY * wrong + LONGER_SLACK:
+        problems.append(Problem(
+            QUIZ_FILE, question["choices"][answer]["line"], q["id"], "text",
+            f"the right choice, “{texts[answer]}” ({len(texts[answer])} characters), is longer than the longest "
+            f"wrong one ({wrong}) by more than {round(100 * (LONGER_BY - 1))}% + {LONGER_SLACK}: the most "
+            "specific option gives itself away", "shorten it, or make a wrong choice as specific and as long"))
+    return problems
+
+
+def right_is_longest(q: dict) -> bool:
+    texts = [plain(t) for t in q["choices"]]
+    return all(len(texts[q["answer"]]) > len(t) for i, t in enumerate(texts) if i != q["answer"])
+
+
+def quiz_giveaways(shown: list[dict]) -> list[Problem]:
+    """The whole quiz's giveaways: the longest choice right too often, the right choice at one
+    position too often (or never at one that every question offers)."""
+    problems = []
+    longest = [q["id"] for q in shown if right_is_longest(q)]
+    if len(longest) > max(1, math.floor(LONGEST_SHARE * len(shown))):
         problems.append(Problem(QUIZ_FILE, None, None, "choices",
-                                f"the right choice is the longest in {len(longest_right)} of {len(shown)} questions "
-                                f"({', '.join(longest_right)}), more than {LONGEST_SHARE:.0%} of them: a reader can "
+                                f"the right choice is the longest in {len(longest)} of {len(shown)} questions "
+                                f"({', '.join(longest)}), more than {LONGEST_SHARE:.0%} of them: a reader can "
                                 "guess by length", "make a wrong choice the longest in some of them"))
     positions = Counter(q["answer"] for q in shown)
     names = "first second third fourth".split()
-    crowded = [p for p, n in positions.items() if n > math.ceil(POSITION_SHARE * len(shown))]
-    offered = min((len(q["choices"]) for q in shown), default=0)
+    most = math.ceil(POSITION_SHARE * len(shown))
+    crowded = [p for p, n in positions.items() if n > most]
+    offered = min(len(q["choices"]) for q in shown)
     unused = [p for p in range(offered) if not positions[p]] if len(shown) >= 2 * offered else []
     if crowded or unused:
         spread = ", ".join(f"{names[p]} {positions[p]}" for p in range(max(len(q["choices"]) for q in shown)))
         problems.append(Problem(QUIZ_FILE, None, None, "choices",
                                 f"the right choice's position is not spread: {spread} of {len(shown)} questions"
-                                + (f" (at most {math.ceil(POSITION_SHARE * len(shown))} at one position)" if crowded else "")
+                                + (f" (at most {most} at one position)" if crowded else "")
                                 + (f"; never {', '.join(names[p] for p in unused)}" if unused else ""),
                                 "move some right choices to another position"))
     return problems
+
+
+def fairness(source: list[dict], shown: list[dict]) -> list[Problem]:
+    """What would let a reader answer without knowing the answer: each question's giveaways, then
+    the whole quiz's."""
+    if not shown:
+        return []
+    return [p for question, q in zip(source, shown) for p in question_giveaways(question, q)] + quiz_giveaways(shown)
 
 
 def render_quiz(source: list[dict], env, namespace: dict) -> RenderedQuiz:
@@ -315,9 +337,7 @@ def render_quiz(source: list[dict], env, namespace: dict) -> RenderedQuiz:
     env = env.overlay(autoescape=False)
     shown = [render_question(question, env, namespace) for question in source]
     results = [check_question(question, q, namespace) for question, q in zip(source, shown)]
-    problems = [result.describe() for result in results if not result.held]
-    problems += [str(problem) for problem in fairness(source, shown)] if shown else []
-    return RenderedQuiz(shown, results, problems)
+    return RenderedQuiz(shown, results, [str(problem) for problem in fairness(source, shown)])
 
 
 # ------------------------------------------------------------------ the practice block of a section

@@ -6,6 +6,9 @@ with the page's helpers and: name, lab (its data, data.labs[name]), state (STATE
 updated by the options), scripts (the shared scripts it needs), drawing (a mark where its view
 goes). Once the page's scripts are built, every placed lab's view is drawn by the lab's own
 script in Node (builder/page/lab_views.py) and put in place of its mark.
+
+{{ practice() }} at the end of a section draws that section's practice questions
+(builder/page/practice.py), rendered and checked before any section, and handed to the quiz lab.
 """
 
 import json
