@@ -261,6 +261,8 @@ def test_without_javascript_each_question_reads_whole_with_its_answer_in_a_detai
     quiz_lab = page.locator("#lab-quiz")
     expect(quiz_lab.locator("ol.quiz > li")).to_have_count(len(questions(data)))
     expect(quiz_lab.locator(".lab-status")).to_be_hidden()
+    note = quiz_lab.evaluate("s => getComputedStyle(s, '::after').content")
+    assert note == '"Without JavaScript, each question\u2019s answer is in the \u201cShow the answer\u201d box at the end of its section."'
 
 
 @pytest.mark.browser
