@@ -188,7 +188,8 @@ def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = Tru
                            progress=log.progress("running samples"))
         held = sum(result.held for result in page.claims)
         ran = sum(not run.cached for run in page.samples)
-        stage.summary = (f"{len(page.claims)} claims ({held} held), {len(page.samples)} samples "
+        practised = f", {len(page.quiz.questions)} practice questions" if page.quiz else ""
+        stage.summary = (f"{len(page.claims)} claims ({held} held){practised}, {len(page.samples)} samples "
                          f"({ran} run, {len(page.samples) - ran} cached)")
     return page
 
@@ -201,6 +202,9 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: 
     if failed:
         print(f"warning: {len(failed)} claim(s) do not hold; the page says something the numbers don't:\n"
               + "\n".join("  " + result.describe() for result in failed), file=sys.stderr)
+    if page.quiz and page.quiz.problems:
+        print(f"warning: {len(page.quiz.problems)} problem(s) with the practice questions of corpus/quiz.yaml:\n"
+              + "\n".join("  " + problem for problem in page.quiz.problems), file=sys.stderr)
     previous = previous_data(out_dir)
     staged = StagedOutput(out_dir)
     try:
@@ -233,4 +237,7 @@ def list_claims(corpus_dir: Path, cache_dir: Path) -> int:
     from builder.page.claims import claim_report
 
     print(claim_report(page.claims))
-    return 0 if all(result.held for result in page.claims) else 1
+    if page.quiz:
+        print("Practice questions (corpus/quiz.yaml):\n" + claim_report(page.quiz.results))
+        print("\n".join(page.quiz.giveaways) or "no giveaway found")
+    return 0 if all(result.held for result in page.claims) and not (page.quiz and page.quiz.problems) else 1

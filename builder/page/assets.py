@@ -25,9 +25,9 @@ from builder.page.samples import twin_tokens
 from builder.sources import ROOT, SITE_SRC
 
 RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "land.js", "loader.js", "page-data.js", "views.js", "labs.js",
-           "toc.js", "glossary.js", "samples.js", "scrollers.js", "start.js")
+           "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
-          "labs.css", "badges.css", "glossary.css", "corpus.css", "asides.css", "utilities.css")
+          "labs.css", "badges.css", "practice.css", "glossary.css", "corpus.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
 SHARED = ("engine", "wordpiece", "live")  # site_src/scripts/<name>.js
 # Preact's browser build (package.json pins it; the build's Node renderer uses the same version).

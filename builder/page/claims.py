@@ -70,6 +70,11 @@ def parts_of(check: str) -> list[str]:
     return seen
 
 
+# What a check may call besides the page's helpers.
+BUILTINS = {"len": len, "all": all, "any": any, "min": min, "max": max, "sum": sum, "abs": abs, "round": round,
+            "sorted": sorted, "set": set, "None": None, "dict": dict, "list": list, "zip": zip, "enumerate": enumerate}
+
+
 def plain_text(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", "", html).split())
 
@@ -80,9 +85,7 @@ class ClaimRegistry:
         self.results: list[ClaimResult] = []
 
     def evaluate(self, check: str, section: str, line: int, body: str) -> ClaimResult:
-        scope = {"__builtins__": {"len": len, "all": all, "any": any, "min": min, "max": max, "sum": sum,
-                                  "abs": abs, "round": round, "sorted": sorted, "set": set, "None": None,
-                                  "dict": dict, "list": list, "zip": zip, "enumerate": enumerate}}
+        scope = {"__builtins__": BUILTINS}
         result = ClaimResult(self.next_id(section), section, line, plain_text(body), check, False)
         try:
             # One dict as globals, so comprehensions and lambdas in a check can see the helpers too.

@@ -6,19 +6,23 @@ with the page's helpers and: name, lab (its data, data.labs[name]), state (STATE
 updated by the options), scripts (the shared scripts it needs), drawing (a mark where its view
 goes). Once the page's scripts are built, every placed lab's view is drawn by the lab's own
 script in Node (builder/page/lab_views.py) and put in place of its mark.
+
+{{ practice() }} at the end of a section draws that section's practice questions
+(builder/page/practice.py), rendered and checked before any section, and handed to the quiz lab.
 """
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures, lab_views, reading_time, section_cache
+from builder.page import assets, figures, lab_views, practice, reading_time, section_cache
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
-from builder.page.facts import Facts
+from builder.page.facts import Facts, boxed
 from builder.page.glossary import GlossaryLinks
 from builder.page.output import to_json
 from builder.page.prose import prose_environment, render_section
@@ -37,6 +41,7 @@ class RenderedPage:
     assets: list[tuple[str, str | bytes]]
     claims: list
     samples: list[SampleRun]
+    quiz: practice.RenderedQuiz | None = None  # the practice questions, rendered and checked
 
 
 def samples_to_run(cache_dir: Path, samples_dir: Path = SAMPLES) -> int:
@@ -66,6 +71,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     namespace = facts.namespace()
     claims = ClaimRegistry(namespace)
     env = prose_environment(claims)
+    quiz = prepare_practice(data, facts, env, namespace)
     glossary = GlossaryLinks(data["glossary"])
     samples: list[SampleRun] = []
     views = lab_views.LabViews()
@@ -96,7 +102,12 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
                 raise ProseError(f"reading_total('{path}'): the paths are 'essentials' and 'everything'")
             return Markup(reading_time.total_mark(path))
 
-        return {"sample": sample, "figure": figure, "lab": lab, "block": block, "reading_total": reading_total}
+        @pass_context
+        def practice_here(context) -> Markup:
+            return fragments.block(practice.block_for(context["_section"], quiz.questions if quiz else []))
+
+        return {"sample": sample, "figure": figure, "lab": lab, "block": block, "reading_total": reading_total,
+                "practice": practice_here}
 
     def rendered(path: Path, shared: str):
         """The section, from the cache when nothing that shapes it changed; its claims, samples
@@ -120,6 +131,9 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     sections = [rendered(path, shared) for path in section_files()]
     if progress and pending and sum(not r.cached for r in samples) < pending:
         progress(pending, pending)  # a sample file no section uses: close the bar
+    problems = quiz.problems if quiz else []
+    if strict_claims and problems:
+        raise practice.PracticeFailed(problems, claims.failures())
     if strict_claims and claims.failures():
         raise ClaimFailed(claims.failures())
     files = assets.files(data)
@@ -137,4 +151,20 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         glossary=data["glossary"], schema=data["schema"], assets=links, live=bool(data.get("live")),
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
-    return RenderedPage(reading_time.fill_totals(html, totals), files, claims.results, samples)
+    return RenderedPage(reading_time.fill_totals(html, totals), files, claims.results, samples, quiz)
+
+
+def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice.RenderedQuiz | None:
+    """The practice questions rendered over the data and checked (what does not hold is in its
+    problems); the quiz lab's part of the data (which its view, the browser and data/rag.json
+    read) gets them, and so do the prose's helpers."""
+    own = data["labs"].get(practice.QUIZ_LAB)
+    if own is None:
+        return None
+    quiz = practice.render_quiz(own["source"], env, namespace)
+    unplaced = practice.unplaced(quiz.questions, own["source"], section_files())
+    if unplaced:
+        raise ProseError("\n".join(unplaced))
+    own["questions"] = quiz.questions
+    facts.data["labs"][practice.QUIZ_LAB]["questions"] = boxed(quiz.questions)
+    return quiz

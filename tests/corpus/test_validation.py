@@ -75,9 +75,9 @@ def test_the_error_lists_every_problem_with_its_fix(corpus):
 
 def test_all_problems_are_reported_at_once(corpus):
     CASES["golden answer that does not exist"].break_it(corpus)
-    CASES["quiz answer index out of range"].break_it(corpus)
+    CASES["quiz question with two right choices"].break_it(corpus)
     problems = corpus.problems()
-    assert sorted((p.file, p.field) for p in problems) == [("corpus/golden.yaml", "answer"), ("corpus/quiz.yaml", "answer")]
+    assert sorted((p.file, p.field) for p in problems) == [("corpus/golden.yaml", "answer"), ("corpus/quiz.yaml", "choices")]
     with pytest.raises(CorpusError, match="the corpus has 2 problems:"):
         corpus.load()
 

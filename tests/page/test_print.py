@@ -1,5 +1,5 @@
 """The printed page: the cheat sheet fits on one A4 page, the labs print their default state
-without their controls, and the quiz prints with its answers."""
+without their controls, and every practice question prints with its answer and reasons."""
 
 import pytest
 from playwright.sync_api import expect
@@ -22,5 +22,5 @@ def test_cheat_sheet_prints_on_one_page(make_page, site_url):
     table = sheet.locator(".table-scroll")
     assert table.evaluate("t => t.scrollWidth <= t.clientWidth + 1"), "the failure table is cut off in print"
     expect(page.locator("#lab-recall .lab-controls")).to_be_hidden()
-    expect(page.locator("#lab-quiz details.quiz-answer").first).to_be_visible()
+    expect(page.locator("section.practice details.practice-answer .practice-right").first).to_be_visible()
     element_screenshot(page, "#cheat-sheet", "cheat-sheet-print")

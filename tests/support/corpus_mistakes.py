@@ -142,10 +142,10 @@ CASES = {
         edit("chunking-lab.md", "- id: q1", "- id: Q 1"),
         "corpus/chunking-lab.md", at("chunking-lab.md", "- id: Q 1"), "Q 1", "questions.id",
         "'Q 1' is not a valid id", alone=False)),  # then it has no questions either
-    "quiz answer index out of range": Case(
-        edit("quiz.yaml", "answer: 1", "answer: 2"),  # two choices: indexes 0 and 1
-        "corpus/quiz.yaml", at("quiz.yaml", "- id: quiz-hybrid"), "quiz-hybrid", "answer",
-        "'2' is not the index of a choice"),
+    "quiz question with two right choices": Case(
+        edit("quiz.yaml", "    - text: The two retrievers' ranks\n", "    - text: The two retrievers' ranks\n      right: true\n"),
+        "corpus/quiz.yaml", at("quiz.yaml", "- id: quiz-hybrid"), "quiz-hybrid", "choices",
+        "marks 2 choices right"),
     "invalid YAML": Case(
         edit("golden.yaml", "  answer: err-4021\n", "  answer: err-4021: oops\n"),
         "corpus/golden.yaml", at("golden.yaml", "err-4021: oops"), None, None,

@@ -1,62 +1,29 @@
-"""Check yourself: the quiz of corpus/quiz.yaml, one question per big idea, each explanation
-pointing back to its section. Without JavaScript every answer sits in a details element.
+"""Check yourself: every practice question of corpus/quiz.yaml, in page order, each pointing
+back to the section whose end it is practised at. The questions are loaded here and rendered,
+like the prose, by the render step (builder/page/practice.py), which adds them to this lab's
+data as "questions": {id, section, question, choices, answer, why}.
 
-Example: data(build)["questions"][0]["answer"] -> the index of its right choice
+Example: data(build)["source"][0]["id"] -> 'chunk-split'; data(build)["sections"][0]["slug"] -> 'short-version'
 """
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from engine.corpus_files import yaml_list
-from engine.fields import check_id, required_choice, required_str
 from engine.problems import ProblemLog
 
+from builder.page.practice import PracticeQuestion, load_quiz
 from builder.sources import section_index, section_slugs
-from engine.validate import check_unique
 
-STATE = {}  # nothing chosen yet
-
-
-@dataclass(frozen=True)
-class QuizQuestion:
-    id: str
-    section: str
-    question: str
-    choices: tuple[str, ...]
-    answer: int
-    explanation: str
+STATE = {}  # nothing answered yet
+BUILD_ONLY = ("source",)  # the questions as written (Jinja, checks): the browser gets them rendered
 
 
-def load_quiz(path: Path, out: ProblemLog, sections: tuple[str, ...]) -> list[QuizQuestion]:
-    quiz = []
-    for record in yaml_list(path, out):
-        line = record["__line__"]
-        quiz_id = check_id(record.get("id"), path, line, "id", out)
-        section = required_choice(record, "section", sections, path, quiz_id, out)
-        question = required_str(record, "question", path, quiz_id, out)
-        explanation = required_str(record, "explanation", path, quiz_id, out)
-        choices = record.get("choices")
-        answer = record.get("answer")
-        if not isinstance(choices, list) or len(choices) < 2:
-            out.add(path, line, quiz_id, "choices", "needs at least two choices", "list them under 'choices:'")
-            continue
-        if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer < len(choices):
-            out.add(path, line, quiz_id, "answer", f"'{answer}' is not the index of a choice",
-                    f"write the 0-based index of the right choice, 0 to {len(choices) - 1}")
-            continue
-        if None not in (quiz_id, section, question, explanation):
-            quiz.append(QuizQuestion(quiz_id, section, question, tuple(map(str, choices)), answer, explanation))
-    return quiz
-
-
-def load_content(root: Path, out: ProblemLog) -> tuple[QuizQuestion, ...]:
+def load_content(root: Path, out: ProblemLog) -> tuple[PracticeQuestion, ...]:
     """corpus/quiz.yaml, each question's section one of the page's."""
-    quiz = tuple(load_quiz(root / "quiz.yaml", out, section_slugs()))
-    check_unique(out, root / "quiz.yaml", [(q.id, None, q.id) for q in quiz], "id", "give each quiz question its own id")
-    return quiz
+    return tuple(load_quiz(root / "quiz.yaml", out, section_slugs()))
 
 
 def data(build) -> dict:
-    return {"questions": [{"id": q.id, "section": q.section, "question": q.question, "choices": list(q.choices),
-                           "answer": q.answer, "explanation": q.explanation} for q in build.content.labs["quiz"]],
-            "sections": section_index()}
+    """The questions in page order (a section's questions in the file's order), and the sections."""
+    order = {slug: number for number, slug in enumerate(section_slugs())}
+    questions = sorted(build.content.labs["quiz"], key=lambda q: order[q.section])
+    return {"source": [q.as_source() for q in questions], "sections": section_index()}

@@ -1,12 +1,15 @@
-/* Check yourself (lab.html draws its default: nothing picked). The reader picks a choice and
- * presses Check; only then does the explanation appear, with a link back to its section.
- * Check with nothing picked asks for a pick first; Try again clears an answer.
- * State, one key per question (the link reads #lab-quiz?split-facts=0&picked.why-rrf=1):
- *   <id>: the choice the reader checked (an index into its choices);
- *   picked.<id>: the choice picked and not yet checked;
- *   nudge: the question whose Check was pressed with nothing picked, while that lasts. */
-{  // a block: the helpers stay out of the page's global scope
-  const PICKED = "picked.";
+/* Check yourself: every practice question (builder/page/practice.py renders them from
+ * corpus/quiz.yaml), in page order. The reader picks a choice and at once sees whether it is right
+ * and why each other choice is wrong; each question links back to the end of its section.
+ * Picking is site_src/runtime/practice.js's (keyboard rules, the announcement): it tells this lab
+ * with a "rag:practice" event, for its own questions and for those answered along the way.
+ * State, one key per answered question (the link reads #lab-quiz?chunk-split=2&fused-rank=0):
+ *   <id>: the index of the choice the reader picked. */
+(() => {
+  const h = RAG.h;
+
+  /** Text whose `backticked` parts are code (builder/page/practice.py inline(), the same rule). */
+  const inline = (text) => text.split("`").map((part, i) => (i % 2 ? h("code", null, part) : part));
 
   /** The index of one of q's choices, from a link's string or a number; null for anything else. */
   const choiceOf = (q, value) => {
@@ -14,104 +17,77 @@
     return /^\d+$/.test(text) && Number(text) < q.choices.length ? Number(text) : null;
   };
 
-  /** What a checked answer says: its verdict and choices, as the feedback shows them. */
-  const verdictOf = (q, chosen) => (chosen === q.answer ? `You chose: ${q.choices[chosen]}.`
-    : `You chose: ${q.choices[chosen]}. The answer: ${q.choices[q.answer]}.`);
+  /** The answer and why each other choice is wrong: the markup of a section's practice block. */
+  function reasons(q) {
+    return [
+      h("p", { class: "practice-right" }, h("span", { class: "badge badge-ok" }, "right"), " ",
+        h("strong", null, inline(q.choices[q.answer])), ": ", inline(q.why[q.answer])),
+      h("ul", { class: "practice-wrong" }, q.choices.map((text, i) => (i === q.answer ? null
+        : h("li", { key: i, "data-choice": String(i), class: i === q.picked ? "is-picked" : undefined },
+          h("span", { class: "badge badge-fail" }, "wrong"), " ", h("strong", null, inline(text)), ": ", inline(q.why[i]))))),
+    ];
+  }
+
+  function item(q) {
+    const answered = q.picked !== null;
+    return h("li", { key: q.id, class: ["practice-q", answered && "is-answered"], id: `quiz-${q.id}`,
+      "data-practice": q.id, "data-answer": String(q.answer) },
+    h("fieldset", { class: "practice-choices" },
+      h("legend", { class: "practice-question" }, inline(q.question)),
+      q.choices.map((text, i) => h("label", { key: i, class: ["practice-choice", answered && i === q.answer && "is-right",
+        answered && i === q.picked && i !== q.answer && "is-wrong"] },
+      h("input", { type: "radio", name: `quiz-${q.id}`, value: String(i), checked: i === q.picked }),
+      h("span", null, inline(text))))),
+    answered ? h("p", { class: ["practice-verdict", q.picked === q.answer ? "is-right" : "is-wrong"] },
+      q.picked === q.answer ? "Right." : "Not quite.") : null,
+    answered ? h("details", { class: "practice-answer", open: true }, h("summary", null, "Show the answer"), reasons(q)) : null,
+    h("p", { class: "quiz-back" }, h("a", { href: `#practice-${q.id}` },
+      `Back to section ${q.from.number}: ${q.from.title}`)));
+  }
+
+  const statusOf = (props) => `${props.answered} of ${props.questions.length} answered` +
+    (props.answered ? `, ${props.right} right.` : ".");
 
   RAG.lab("quiz", {
-    accept(next, ctx) {
-      const questions = ctx.own.questions;
+    accept(next, input) {
       const clean = {};
-      for (const q of questions) {
+      for (const q of input.own.questions) {
         const chosen = choiceOf(q, next[q.id]);
         if (chosen !== null) clean[q.id] = chosen;
       }
-      for (const q of questions) {
-        const picked = choiceOf(q, next[PICKED + q.id]);
-        if (picked !== null && !(q.id in clean)) clean[PICKED + q.id] = picked;
-      }
-      const nudged = questions.find((q) => q.id === next.nudge);
-      if (nudged && !(nudged.id in clean) && !(PICKED + nudged.id in clean)) clean.nudge = nudged.id;
       return clean;
     },
 
-    setup(ctx) {
-      ctx.feedbackShown = {};  // question id -> what its feedback box shows (the template's: nothing)
-      for (const item of ctx.findAll("ol.quiz > li[data-quiz]")) {
-        const id = item.dataset.quiz;
-        for (const radio of item.querySelectorAll('input[type="radio"]')) {
-          // A screen reader says which radio is checked; the pick itself needs no announcement.
-          ctx.on(radio, "change", () => ctx.set({ [PICKED + id]: radio.value }, { announce: false }));
-        }
-        ctx.on(item.querySelector(".quiz-check"), "click", () => {
-          const { state } = ctx;
-          if (id in state) {  // Try again: clear the answer and go back to the choices
-            ctx.set({ [id]: undefined });
-            item.querySelector('input[type="radio"]').focus();
-          } else if (PICKED + id in state) {
-            ctx.set({ [id]: state[PICKED + id], [PICKED + id]: undefined });
-          } else {
-            ctx.set({ nudge: id });
-          }
-        });
-      }
+    props(state, input) {
+      const sections = Object.fromEntries(input.own.sections.map((s) => [s.slug, s]));
+      const questions = input.own.questions.map((q) => ({ ...q, from: sections[q.section],
+        picked: q.id in state ? state[q.id] : null }));
+      const answered = questions.filter((q) => q.picked !== null);
+      return { questions, answered: answered.length, right: answered.filter((q) => q.picked === q.answer).length };
     },
 
-    draw(ctx) {
-      const { state, own } = ctx;
-      const sections = Object.fromEntries(own.sections.map((s) => [s.slug, s]));
-      const byId = Object.fromEntries(own.questions.map((q) => [q.id, q]));
-      const said = [];
-      let answered = 0;
-      let right = 0;
+    view(props) {
+      return [
+        h("p", { class: "lab-status js-only" }, statusOf(props)),
+        h("ol", { class: "quiz" }, props.questions.map(item)),
+      ];
+    },
 
-      for (const item of ctx.findAll("ol.quiz > li[data-quiz]")) {
-        const q = byId[item.dataset.quiz];
-        const committed = q.id in state;
-        const chosen = state[q.id];
-        const shown = committed ? chosen : state[PICKED + q.id];
-        for (const radio of item.querySelectorAll('input[type="radio"]')) {
-          const value = Number(radio.value);
-          radio.checked = value === shown;
-          radio.disabled = committed;
-          radio.closest("label").classList.toggle("is-right", committed && value === q.answer);
-          radio.closest("label").classList.toggle("is-wrong", committed && value === chosen && chosen !== q.answer);
-        }
-        item.querySelector(".quiz-check").textContent = committed ? "Try again" : "Check";
-        item.classList.toggle("is-answered", committed);
-        if (committed) {
-          answered += 1;
-          if (chosen === q.answer) right += 1;
-        }
+    summary: statusOf,
 
-        // Redraw a feedback box only when what it says changes, and say that change.
-        const key = committed ? `answer-${chosen}` : state.nudge === q.id ? "nudge" : "";
-        if (ctx.feedbackShown[q.id] === key) continue;
-        ctx.feedbackShown[q.id] = key;
-        const box = item.querySelector(".quiz-feedback");
-        if (committed) {
-          const ok = chosen === q.answer;
-          const section = sections[q.section];
-          RAG.replace(box,
-            RAG.el("p", { class: "quiz-verdict" },
-              RAG.el("span", { class: ok ? "badge badge-ok" : "badge badge-fail" }, ok ? "right" : "not quite"), " ",
-              verdictOf(q, chosen)),
-            RAG.el("p", { class: "quiz-explanation" }, q.explanation),
-            RAG.el("p", null, RAG.el("a", { class: "quiz-back", href: `#${q.section}` },
-              section ? `Back to section ${section.number}: ${section.title}` : "Back to the section")));
-          said.push(`${ok ? "Right" : "Not quite"}. ${verdictOf(q, chosen)} ${q.explanation}`);
-        } else if (key === "nudge") {
-          RAG.replace(box, RAG.el("p", { class: "quiz-nudge" }, "Pick one of the answers first."));
-          said.push("Pick one of the answers first.");
-        } else {
-          RAG.replace(box);
-        }
-      }
-
-      // (No template literal inside another: the build's minifier would squeeze the inner one's spaces.)
-      const status = `${answered} of ${own.questions.length} answered` + (answered ? `, ${right} right.` : ".");
-      ctx.find(".lab-status").textContent = status;
-      return [...said, status].join(" ");
+    setup(ctx) {
+      // A pick here, or at the end of a section (practice.js says which): answered here too. A pick
+      // made elsewhere leaves the link alone, so the reader's place in the page stays theirs.
+      const take = (answers, link) => {
+        const fresh = Object.keys(answers).filter((id) => ctx.state[id] !== answers[id]);
+        if (fresh.length) ctx.set(Object.fromEntries(fresh.map((id) => [id, answers[id]])), { announce: false, link });
+      };
+      ctx.on(document, "rag:practice", (event) => take({ [event.detail.id]: event.detail.choice }, event.detail.lab === ctx.name));
+      ctx.on(ctx.find(".quiz-clear"), "click", () => ctx.set({}, { replace: true }));
+      // Answers given along the way before this lab started: once the runtime has drawn the state
+      // the lab opens on (it does so right after setup returns), the link's answers first.
+      Promise.resolve().then(() => take(Object.fromEntries(Object.entries(RAG.practice.answers())
+        .filter(([id]) => !(id in ctx.state))), false));
     },
   });
-}
+})();

@@ -1,189 +1,286 @@
-"""Check yourself (site_src/labs/quiz/): without JavaScript every answer
-sits in a details element; with it the reader picks a choice and presses Check, by keyboard or
-mouse, before the explanation and the link back to its section appear; what was picked and
-checked lives in the link; screen readers hear each verdict."""
+"""Check yourself (site_src/labs/quiz/) and the practice blocks at the ends of the sections: the
+quiz's view draws every practice question, unanswered or answered, with the same answer and
+reasons as the section's block (checked in Node); in the browser a pick shows at once whether it
+is right and why each other choice is wrong, by mouse or keyboard (the arrow keys wait for Space,
+Enter or leaving the question), announced politely; answers given along the way show in the
+quiz; the quiz's answers live in its link; and the blocks fit a phone, read in dark mode and pass
+axe."""
 
 from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import expect
+from selectolax.lexbor import LexborHTMLParser
 
-from site_src.labs.quiz import data as quiz
-from site_src.labs.quiz.data import QuizQuestion
+from builder.page.practice import Choice, PracticeQuestion
 from builder.sources import section_index
-from support.labs import link_of, hash_of, lab, open_page
-
+from site_src.labs.quiz import data as quiz
+from support.browser import element_screenshot, run_axe
+from support.labs import hash_of, lab, link_of, open_page
+from support.views import markup, text
 
 # ------------------------------------------------------------------ the data step
 
 
-def test_the_data_step_lists_the_questions_and_the_sections_they_point_back_to():
-    question = QuizQuestion(id="why-rrf", section="hybrid", question="Why ranks?", choices=("Scales differ", "Speed"),
-                            answer=0, explanation="Scores on different scales cannot be added.")
-    got = quiz.data(SimpleNamespace(content=SimpleNamespace(labs={"quiz": (question,)})))
-    assert got["questions"] == [{"id": "why-rrf", "section": "hybrid", "question": "Why ranks?",
-                                 "choices": ["Scales differ", "Speed"], "answer": 0,
-                                 "explanation": "Scores on different scales cannot be added."}]
+def practice_question(qid, section):
+    return PracticeQuestion(qid, section, 3, "Q?", (Choice("a", "why a", True, 4), Choice("b", "why b", False, 6)), "True")
+
+
+def test_the_data_step_keeps_the_questions_as_written_in_page_order_for_the_render_step():
+    questions = (practice_question("late", "measuring"), practice_question("early", "chunking"),
+                 practice_question("early-too", "chunking"))
+    got = quiz.data(SimpleNamespace(content=SimpleNamespace(labs={"quiz": questions})))
+    assert [q["id"] for q in got["source"]] == ["early", "early-too", "late"]
+    assert got["source"][0] == {"id": "early", "section": "chunking", "line": 3, "question": "Q?", "check": "True",
+                                "let": [], "choices": [{"text": "a", "why": "why a", "right": True, "line": 4},
+                                                       {"text": "b", "why": "why b", "right": False, "line": 6}]}
     assert got["sections"] == section_index()
-    assert [s["number"] for s in got["sections"]] == list(range(1, len(got["sections"]) + 1))
-    assert quiz.STATE == {}, "the page opens with nothing picked"
+    assert quiz.STATE == {}, "the page opens with nothing answered"
+    assert quiz.BUILD_ONLY == ("source",), "the browser gets the questions rendered, not their templates and checks"
 
 
-def test_every_question_of_the_build_points_back_to_a_section_of_the_page(data):
-    own = data["labs"]["quiz"]
-    slugs = {s["slug"] for s in own["sections"]}
-    assert own["questions"], "the quiz has questions"
-    for q in own["questions"]:
-        assert q["section"] in slugs, q["id"]
-        assert 0 <= q["answer"] < len(q["choices"])
+def test_the_browser_gets_the_rendered_questions_not_their_source(dist_dir, data):
+    shipped = (dist_dir / "assets" / "labs" / "quiz.js").read_text("utf-8")
+    assert '"source"' not in shipped and "{{" not in shipped and '"check"' not in shipped
+    assert all(f'"id":"{q["id"]}"' in shipped for q in data["labs"]["quiz"]["questions"])
 
 
-# ------------------------------------------------------------------ in the browser
+# ------------------------------------------------------------------ the view, in Node
 
 
 def questions(data):
     return data["labs"]["quiz"]["questions"]
 
 
-def section_title(data, slug):
-    s = next(s for s in data["labs"]["quiz"]["sections"] if s["slug"] == slug)
+def plain(text_):
+    return text_.replace("`", "")
+
+
+def back_link(data, q):
+    s = next(s for s in data["labs"]["quiz"]["sections"] if s["slug"] == q["section"])
     return f"Back to section {s['number']}: {s['title']}"
 
 
+def test_unanswered_every_question_shows_its_choices_and_the_way_back_to_its_section(views, data):
+    drawing = markup(views.draw("quiz", {}).html)
+    items = drawing.css("ol.quiz > li.practice-q")
+    assert [li.attributes["data-practice"] for li in items] == [q["id"] for q in questions(data)]
+    for q, li in zip(questions(data), items):
+        assert text(li.css_first("legend")) == plain(q["question"])
+        assert [text(label) for label in li.css("label.practice-choice")] == [plain(c) for c in q["choices"]]
+        assert [r.attributes["name"] for r in li.css("input[type=radio]")] == [f"quiz-{q['id']}"] * len(q["choices"])
+        assert li.css("input[checked]") == [] and li.css("details") == [] and li.css(".practice-verdict") == []
+        link = li.css_first(".quiz-back a")
+        assert link.attributes["href"] == f"#practice-{q['id']}" and text(link) == back_link(data, q)
+    assert text(drawing.css_first(".lab-status")) == f"0 of {len(questions(data))} answered."
+
+
+def test_an_answer_is_marked_and_every_other_choice_explained(views, data):
+    qs = questions(data)
+    states = [{q["id"]: pick} for q in qs for pick in (q["answer"], (q["answer"] + 1) % len(q["choices"]))]
+    for state, drawing in zip(states, views.draw_many("quiz", states)):
+        (qid, pick), = state.items()
+        q = next(q for q in qs if q["id"] == qid)
+        li = markup(drawing.html).css_first(f"li#quiz-{qid}")
+        assert "is-answered" in li.attributes["class"].split()
+        labels = li.css("label.practice-choice")
+        assert [set(label.attributes["class"].split()) - {"practice-choice"} for label in labels] == [
+            {"is-right"} if i == q["answer"] else {"is-wrong"} if i == pick else set() for i in range(len(labels))]
+        assert [r.attributes["value"] for r in li.css("input[checked]")] == [str(pick)]
+        assert text(li.css_first(".practice-verdict")) == ("Right." if pick == q["answer"] else "Not quite.")
+        assert "open" in li.css_first("details.practice-answer").attributes
+        assert text(li.css_first(".practice-right")) == f"right {plain(q['choices'][q['answer']])}: {plain(q['why'][q['answer']])}"
+        assert [text(w) for w in li.css(".practice-wrong > li")] == [
+            f"wrong {plain(c)}: {plain(q['why'][i])}" for i, c in enumerate(q["choices"]) if i != q["answer"]]
+        assert [w.attributes["data-choice"] for w in li.css(".practice-wrong > li.is-picked")] == (
+            [] if pick == q["answer"] else [str(pick)])
+        right = int(pick == q["answer"])
+        assert text(markup(drawing.html).css_first(".lab-status")) == f"1 of {len(qs)} answered, {right} right."
+
+
+def test_the_answer_and_reasons_are_drawn_exactly_as_the_sections_block_shows_them(views, data, dist_dir):
+    """One markup for the reasons: the build's block (builder/page/practice.py) and the quiz's view (lab.js)."""
+    page = LexborHTMLParser((dist_dir / "index.html").read_text("utf-8"))
+    states = [{q["id"]: q["answer"]} for q in questions(data)]
+    for state, drawing in zip(states, views.draw_many("quiz", states)):
+        (qid, _), = state.items()
+        block = page.css_first(f"section.practice li#practice-{qid} details.practice-answer")
+        drawn = markup(drawing.html).css_first(f"li#quiz-{qid} details.practice-answer")
+        assert drawn.html.replace(' open=""', "") == block.html, qid
+
+
+def test_a_link_keeps_only_real_choices_of_real_questions(views, data):
+    first, second, third = questions(data)[:3]
+    drawing = views.draw("quiz", {first["id"]: len(first["choices"]), "constructor": 0, "nope": 1, second["id"]: "0",
+                                  third["id"]: "-1", "__proto__": 1})
+    assert drawing.state == {second["id"]: 0}
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def block_item(page, qid):
+    item = page.locator(f"section.practice li#practice-{qid}")
+    item.evaluate("li => { li.closest('.chapter').style.contentVisibility = 'visible'; }")
+    return item
+
+
+def reasons(q, pick):
+    """What a screen reader hears after a pick: the verdict, the reason for the pick, the answer's."""
+    right = f"right {plain(q['choices'][q['answer']])}: {plain(q['why'][q['answer']])}"
+    if pick == q["answer"]:
+        return f"Right. {right}"
+    return f"Not quite. wrong {plain(q['choices'][pick])}: {plain(q['why'][pick])} {right}"
+
+
 @pytest.mark.browser
-def test_quiz_by_keyboard(make_page, site_url, data):
+def test_a_pick_at_the_end_of_a_section_shows_at_once_whether_it_is_right_and_why(make_page, site_url, data):
+    page = open_page(make_page, site_url)
+    q = questions(data)[0]
+    wrong = (q["answer"] + 1) % len(q["choices"])
+    item = block_item(page, q["id"])
+    expect(item.locator("details.practice-answer")).not_to_have_attribute("open", "")
+    item.locator("label.practice-choice").nth(wrong).click()
+    expect(item.locator(".practice-verdict")).to_have_text("Not quite.")
+    expect(item.locator("details.practice-answer")).to_have_attribute("open", "")
+    expect(item.locator("label.practice-choice.is-wrong")).to_have_text(plain(q["choices"][wrong]))
+    expect(item.locator("label.practice-choice.is-right")).to_have_text(plain(q["choices"][q["answer"]]))
+    expect(item.locator(f'.practice-wrong > li.is-picked[data-choice="{wrong}"]')).to_have_count(1)
+    expect(page.locator("#rag-status")).to_have_text(reasons(q, wrong))
+    # Another pick counts at once too, now that the reasons are out.
+    item.locator("label.practice-choice").nth(q["answer"]).click()
+    expect(item.locator(".practice-verdict")).to_have_text("Right.")
+    expect(item.locator("label.practice-choice.is-wrong")).to_have_count(0)
+    expect(item.locator(".practice-wrong > li.is-picked")).to_have_count(0)
+    expect(page.locator("#rag-status")).to_have_text(reasons(q, q["answer"]))
+    assert page.evaluate("() => location.hash") == "", "a pick along the way leaves the link alone"
+
+
+@pytest.mark.browser
+def test_by_keyboard_the_arrow_keys_browse_and_space_enter_or_leaving_answers(make_page, site_url, data):
+    page = open_page(make_page, site_url)
+    first, second = [q for q in questions(data) if len(q["choices"]) == 4][:2]
+    item = block_item(page, first["id"])
+    radios = item.locator("input[type=radio]")
+    radios.first.focus()
+    page.keyboard.press("ArrowDown")
+    expect(radios.nth(1)).to_be_checked()
+    expect(radios.nth(1)).to_be_focused()
+    expect(item.locator(".practice-verdict")).to_have_count(0)  # browsing, not answering yet
+    page.keyboard.press("ArrowDown")
+    expect(radios.nth(2)).to_be_checked()
+    expect(item).not_to_have_class("practice-q is-answered")
+    page.keyboard.press("Space")
+    expect(item).to_have_class("practice-q is-answered")
+    expect(page.locator("#rag-status")).to_have_text(reasons(first, 2))
+    # Arrows, then Tab out of the choices: the choice reached is the answer.
+    other = block_item(page, second["id"])
+    other.locator("input[type=radio]").first.focus()
+    page.keyboard.press("ArrowDown")
+    expect(other.locator(".practice-verdict")).to_have_count(0)
+    page.keyboard.press("Tab")
+    expect(other.locator(".practice-verdict")).to_have_count(1)
+    expect(other.locator('label.practice-choice:has(input[value="1"])')).to_have_class(
+        "practice-choice is-right" if second["answer"] == 1 else "practice-choice is-wrong")
+    # Enter answers with the choice that has the focus, even one never checked.
+    third = block_item(page, questions(data)[-1]["id"])
+    third.locator("input[type=radio]").first.focus()
+    page.keyboard.press("Enter")
+    expect(third.locator("input[type=radio]").first).to_be_checked()
+    expect(third).to_have_class("practice-q is-answered")
+
+
+@pytest.mark.browser
+def test_answers_given_along_the_way_show_in_check_yourself(make_page, site_url, data):
+    page = open_page(make_page, site_url)
+    early, later = questions(data)[0], questions(data)[-1]
+    block_item(page, early["id"]).locator("label.practice-choice").nth(early["answer"]).click()
+    assert page.evaluate("() => document.getElementById('lab-quiz').dataset.labState || null") is None, \
+        "answering along the way does not start the quiz"
+    section = lab(page, "quiz")
+    expect(section.locator(f"li#quiz-{early['id']} .practice-verdict")).to_have_text("Right.")
+    expect(section.locator(".lab-status")).to_have_text(f"1 of {len(questions(data))} answered, 1 right.")
+    # With the quiz started, a pick along the way shows there at once, still leaving the link alone.
+    wrong = (later["answer"] + 1) % len(later["choices"])
+    block_item(page, later["id"]).locator("label.practice-choice").nth(wrong).click()
+    expect(section.locator(f"li#quiz-{later['id']} .practice-verdict")).to_have_text("Not quite.")
+    expect(section.locator(f"li#quiz-{later['id']} input[value='{wrong}']")).to_be_checked()
+    assert page.evaluate("() => RAG.linksSettled().then(() => location.hash)") == ""
+
+
+@pytest.mark.browser
+def test_the_quiz_answers_live_in_its_link_and_clear_my_answers_clears_them(make_page, site_url, data):
     page = open_page(make_page, site_url)
     section = lab(page, "quiz")
     first, second = questions(data)[0], questions(data)[1]
-    n = len(questions(data))
-    expect(section.locator(".lab-status")).to_have_text(f"0 of {n} answered.")
-    item = section.locator(f'li[data-quiz="{first["id"]}"]')
-    feedback = item.locator(".quiz-feedback")
-    # Check with nothing picked: a nudge, no explanation.
-    item.locator(".quiz-check").focus()
-    page.keyboard.press("Enter")
-    expect(feedback).to_have_text("Pick one of the answers first.")
-    expect(page.locator("#rag-status")).to_have_text(f"Pick one of the answers first. 0 of {n} answered.")
-    # Back to the choices: Shift+Tab reaches the group; pick the right one with the arrow keys.
-    page.keyboard.press("Shift+Tab")
-    assert page.evaluate("() => document.activeElement.type") == "radio"
-    item.locator('input[type="radio"]').first.focus()
+    wrong = (second["answer"] + 1) % len(second["choices"])
+    item = section.locator(f"li#quiz-{first['id']}")
+    item.locator("input[type=radio]").first.focus()
     for _ in range(first["answer"]):
         page.keyboard.press("ArrowDown")
     page.keyboard.press("Space")
-    expect(item.locator(f'input[value="{first["answer"]}"]')).to_be_checked()
-    expect(feedback).to_be_empty()  # a pick ends the nudge
-    page.keyboard.press("Tab")
-    expect(item.locator(".quiz-check")).to_be_focused()
-    page.keyboard.press("Enter")
-    expect(feedback).to_contain_text(first["explanation"])
-    expect(feedback.locator(".badge")).to_have_text("right")
-    expect(feedback.locator(".quiz-verdict")).to_have_text(f"right You chose: {first['choices'][first['answer']]}.")
-    expect(feedback.locator("a.quiz-back")).to_have_attribute("href", f"#{first['section']}")
-    expect(feedback.locator("a.quiz-back")).to_have_text(section_title(data, first["section"]))
-    expect(item.locator(".quiz-check")).to_have_text("Try again")
-    expect(item.locator('input[type="radio"]:disabled')).to_have_count(len(first["choices"]))
-    expect(page.locator("#rag-status")).to_have_text(
-        f"Right. You chose: {first['choices'][first['answer']]}. {first['explanation']} 1 of {n} answered, 1 right.")
-    assert page.locator(f"section.chapter#{first['section']}").count() == 1
-    # A wrong answer to the second question, by keyboard too.
-    wrong = (second["answer"] + 1) % len(second["choices"])
-    item2 = section.locator(f'li[data-quiz="{second["id"]}"]')
-    item2.locator(f'input[value="{wrong}"]').focus()
-    page.keyboard.press("Space")
-    page.keyboard.press("Tab")
-    page.keyboard.press("Enter")
-    expect(item2.locator(".quiz-feedback .badge")).to_have_text("not quite")
-    expect(item2.locator(".quiz-feedback .quiz-verdict")).to_have_text(
-        f"not quite You chose: {second['choices'][wrong]}. The answer: {second['choices'][second['answer']]}.")
-    expect(item2.locator(f'label.quiz-choice.is-wrong:has(input[value="{wrong}"])')).to_have_count(1)
-    expect(item2.locator(f'label.quiz-choice.is-right:has(input[value="{second["answer"]}"])')).to_have_count(1)
-    expect(section.locator(".lab-status")).to_have_text(f"2 of {n} answered, 1 right.")
+    expect(item.locator(".practice-verdict")).to_have_text("Right.")
+    expect(page.locator("#rag-status")).to_have_text(reasons(first, first["answer"]))
+    section.locator(f"li#quiz-{second['id']} label.practice-choice").nth(wrong).click()
+    expect(section.locator(".lab-status")).to_have_text(f"2 of {len(questions(data))} answered, 1 right.")
     assert hash_of(page) == f"#lab-quiz?{first['id']}={first['answer']}&{second['id']}={wrong}"
-    # Try again clears the first question and puts the focus back on its choices.
-    item.locator(".quiz-check").focus()
-    page.keyboard.press("Space")
-    expect(feedback).to_be_empty()
-    expect(item.locator('input[type="radio"]').first).to_be_focused()
-    expect(item.locator('input[type="radio"]:checked')).to_have_count(0)
-    expect(item.locator(".quiz-check")).to_have_text("Check")
-    assert hash_of(page) == f"#lab-quiz?{second['id']}={wrong}"
-
-
-@pytest.mark.browser
-def test_quiz_by_mouse_and_from_a_shared_link(make_page, site_url, data):
-    page = open_page(make_page, site_url)
-    section = lab(page, "quiz")
-    for q in questions(data):
-        item = section.locator(f'li[data-quiz="{q["id"]}"]')
-        item.locator(f'label.quiz-choice:has(input[value="{q["answer"]}"])').click()
-        expect(item.locator(".quiz-feedback")).to_be_empty()  # nothing until Check
-        item.locator(".quiz-check").click()
-        expect(item.locator(".quiz-feedback")).to_contain_text(q["explanation"])
-        expect(item.locator(f'label.quiz-choice.is-right:has(input[value="{q["answer"]}"])')).to_have_count(1)
-        expect(item.locator("label.quiz-choice.is-wrong")).to_have_count(0)
-    n = len(questions(data))
-    expect(section.locator(".lab-status")).to_have_text(f"{n} of {n} answered, {n} right.")
     shared = link_of(page)
-    assert hash_of(page) == "#lab-quiz?" + "&".join(f"{q['id']}={q['answer']}" for q in questions(data))
     again = open_page(make_page, site_url, shared)
     restored = lab(again, "quiz")
-    expect(restored.locator(".lab-status")).to_have_text(f"{n} of {n} answered, {n} right.")
-    expect(restored.locator(".quiz-feedback .badge")).to_have_count(n)
-    for q in questions(data):
-        expect(restored.locator(f'li[data-quiz="{q["id"]}"] input[value="{q["answer"]}"]')).to_be_checked()
+    expect(restored.locator(f"li#quiz-{second['id']} label.practice-choice.is-wrong")).to_have_text(plain(second["choices"][wrong]))
+    expect(restored.locator(f"li#quiz-{first['id']} input[value='{first['answer']}']")).to_be_checked()
+    restored.locator(".quiz-clear").click()
+    expect(restored.locator(".lab-status")).to_have_text(f"0 of {len(questions(data))} answered.")
+    expect(restored.locator("input[type=radio]:checked")).to_have_count(0)
+    assert hash_of(again) == "#lab-quiz"
 
 
 @pytest.mark.browser
-def test_a_pick_lives_in_the_link_until_it_is_checked(make_page, site_url, data):
-    q = questions(data)[2]
-    pick = (q["answer"] + 1) % len(q["choices"])
+def test_the_link_back_lands_on_the_question_at_the_end_of_its_section(make_page, site_url, data):
     page = open_page(make_page, site_url)
     section = lab(page, "quiz")
-    item = section.locator(f'li[data-quiz="{q["id"]}"]')
-    item.locator(f'label.quiz-choice:has(input[value="{pick}"])').click()
-    assert hash_of(page) == f"#lab-quiz?picked.{q['id']}={pick}"
-    expect(section.locator(".lab-status")).to_have_text(f"0 of {len(questions(data))} answered.")
-
-    again = open_page(make_page, site_url, f"#lab-quiz?picked.{q['id']}={pick}")
-    restored = lab(again, "quiz")
-    item = restored.locator(f'li[data-quiz="{q["id"]}"]')
-    expect(item.locator(f'input[value="{pick}"]')).to_be_checked()
-    expect(item.locator(".quiz-feedback")).to_be_empty()
-    item.locator(".quiz-check").click()
-    expect(item.locator(".quiz-feedback .badge")).to_have_text("not quite")
-    assert hash_of(again) == f"#lab-quiz?{q['id']}={pick}"
+    q = questions(data)[2]
+    section.locator(f"li#quiz-{q['id']} .quiz-back a").click()
+    page.wait_for_timeout(300)
+    top = page.evaluate(f"() => document.getElementById('practice-{q['id']}').getBoundingClientRect().top")
+    assert 0 <= top <= 140, f"the question is {top}px from the top"
 
 
 @pytest.mark.browser
-def test_a_link_keeps_only_real_choices_of_real_questions(make_page, site_url, data):
-    first, second = questions(data)[0], questions(data)[1]
-    link = (f"#lab-quiz?{first['id']}={len(first['choices'])}&constructor=0&nope=1&{second['id']}=0"
-            f"&picked.{first['id']}=-1&nudge=nope")
-    page = open_page(make_page, site_url, link)
-    section = lab(page, "quiz")
-    n = len(questions(data))
-    expect(section.locator(".lab-status")).to_have_text(f"1 of {n} answered, {int(second['answer'] == 0)} right.")
-    expect(section.locator(".quiz-feedback:not(:empty)")).to_have_count(1)
-    expect(section.locator(f'li[data-quiz="{first["id"]}"] input:checked')).to_have_count(0)
-
-
-@pytest.mark.browser
-def test_quiz_without_javascript_keeps_the_answers_in_details(make_page, site_url, data):
+def test_without_javascript_each_question_reads_whole_with_its_answer_in_a_details(make_page, site_url, data):
     page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
-    section = lab(page, "quiz")
-    items = section.locator("ol.quiz > li")
-    expect(items).to_have_count(len(questions(data)))
-    expect(section.locator(".quiz-check")).to_have_count(len(questions(data)))
-    expect(section.locator(".quiz-check").first).to_be_hidden()
-    expect(section.locator(".lab-status")).to_be_hidden()
-    for q, item in zip(questions(data), items.all()):
-        expect(item.locator("legend")).to_have_text(q["question"])
-        assert item.locator("label.quiz-choice").all_inner_texts() == q["choices"]
-        details = item.locator("details.quiz-answer")
-        expect(details).to_be_visible()
-        expect(details.locator("p").first).to_be_hidden()
+    for q in questions(data):
+        item = page.locator(f"section.practice li#practice-{q['id']}")
+        expect(item.locator("legend")).to_have_text(plain(q["question"]))
+        details = item.locator("details.practice-answer")
+        expect(details.locator("summary")).to_have_text("Show the answer")
+        expect(details.locator(".practice-right")).to_be_hidden()
         details.locator("summary").click()
-        expect(details.locator("p").first).to_have_text(f"{q['choices'][q['answer']]}. {q['explanation']}")
-        expect(details.locator("a.quiz-back")).to_have_attribute("href", f"#{q['section']}")
-        expect(details.locator("a.quiz-back")).to_have_text(section_title(data, q["section"]))
+        expect(details.locator(".practice-right")).to_have_text(
+            f"right {plain(q['choices'][q['answer']])}: {plain(q['why'][q['answer']])}")
+    quiz_lab = page.locator("#lab-quiz")
+    expect(quiz_lab.locator("ol.quiz > li")).to_have_count(len(questions(data)))
+    expect(quiz_lab.locator(".lab-status")).to_be_hidden()
+    note = quiz_lab.evaluate("s => getComputedStyle(s, '::after').content")
+    assert note == '"Without JavaScript, each question\u2019s answer is in the \u201cShow the answer\u201d box at the end of its section."'
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device, viewport", [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 360, "height": 780})])
+def test_answered_blocks_and_the_quiz_fit_read_and_pass_axe(make_page, site_url, data, scheme, device, viewport):
+    page = open_page(make_page, site_url, viewport=viewport, color_scheme=scheme)
+    for q in questions(data):  # every block answered, wrongly where it can be: the most there is to lay out
+        block_item(page, q["id"]).locator("label.practice-choice").nth((q["answer"] + 1) % len(q["choices"])).click()
+    section = lab(page, "quiz")
+    sticking_out = page.evaluate("""(width) => [...document.querySelectorAll('section.practice *, #lab-quiz *')]
+        .filter((el) => el.getBoundingClientRect().right > width + 1)
+        .map((el) => el.tagName + '.' + el.className).slice(0, 5)""", viewport["width"])
+    assert sticking_out == [], f"at {viewport['width']}px these stick out: {sticking_out}"
+    ids = [f"{slug}-practice" for slug in dict.fromkeys(q["section"] for q in questions(data))] + ["lab-quiz"]
+    assert run_axe(page, tags=("wcag2a", "wcag2aa", "wcag21aa", "best-practice"), include=ids) == []
+    hybrid = page.locator("#hybrid-practice")
+    hybrid.scroll_into_view_if_needed()
+    element_screenshot(page, "#hybrid-practice", f"practice-hybrid-{device}-{scheme}")
+    element_screenshot(page, "#lab-quiz", f"practice-quiz-{device}-{scheme}")
+    expect(section.locator(".practice-verdict")).to_have_count(len(questions(data)))
