@@ -23,7 +23,7 @@ from builder.page.output import to_json
 from builder.page.samples import twin_tokens
 from builder.page.templates import LABS as LAB_SOURCES, SITE_SRC
 
-RUNTIME = ("dom.js", "format.js", "hash.js", "land.js", "loader.js", "page-data.js", "labs.js",
+RUNTIME = ("dom.js", "format.js", "hash.js", "navigate.js", "loader.js", "page-data.js", "labs.js",
            "toc.js", "glossary.js", "samples.js", "scrollers.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "glossary.css", "corpus.css", "utilities.css")
