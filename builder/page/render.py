@@ -13,7 +13,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures
+from builder.page import assets, figures, scroll_boxes
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.facts import Facts
@@ -99,4 +99,4 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         glossary=data["glossary"], schema=data["schema"], assets=links, live=bool(data.get("live")),
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
-    return RenderedPage(html, files, claims.results, samples)
+    return RenderedPage(scroll_boxes.keyboard_reachable(html), files, claims.results, samples)

@@ -178,6 +178,26 @@ def test_axe_finds_nothing_with_every_lab_started(make_page, site_url, scheme):
     assert not violations, "axe found:\n" + "\n".join(violations)
 
 
+AT_LOAD = {"390px": {"width": 390, "height": 844}, "1280px": {"width": 1280, "height": 900}}
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", list(AT_LOAD))
+def test_axe_finds_nothing_at_load(make_page, site_url, width, scheme, javascript):
+    """The page as it opens, far sections still skipped and no lab started: every box that
+    scrolls sideways is already keyboard-reachable (scrollable-region-focusable), with the
+    runtime and without it. Without it means app.js never arrives: axe itself needs JavaScript,
+    so the page cannot simply have it turned off."""
+    page = make_page(viewport=AT_LOAD[width], color_scheme=scheme)
+    if not javascript:
+        page.route("**/assets/app.js*", lambda route: route.fulfill(status=200, content_type="text/javascript", body=""))
+    open_page(lambda **_: page, site_url)
+    assert ("js" in (page.get_attribute("html", "class") or "").split()) == javascript
+    violations = run_axe(page, tags=("wcag2a", "wcag2aa", "wcag21aa", "best-practice"))
+    assert not violations, "axe found:\n" + "\n".join(violations)
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
     page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript, render_all=True)
