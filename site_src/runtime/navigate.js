@@ -9,11 +9,12 @@
  * way in take their real heights and push the target off the screen. Measured before this file
  * existed (Chromium, smooth scrolling): "Glossary" from the top of the page stopped 20,985 px
  * short at 1280 px. So:
- *   - A jump is instant. A smooth scroll across skipped sections is aimed once, at the start,
- *     with the guesses, and cannot land (the stylesheet no longer asks for one, which also lets
- *     readers without JavaScript land: Chromium keeps an instantly reached target in place).
- *     A hop of at most half a screen, where nothing is skipped, still glides when the reader
- *     has not asked for reduced motion.
+ *   - A jump is instant, whatever the distance. A smooth scroll across skipped sections is aimed
+ *     once, at the start, with the guesses, and cannot land (the stylesheet no longer asks for
+ *     one, which also lets readers without JavaScript land: Chromium keeps an instantly reached
+ *     target in place). Even a short glide is left out: Chromium's smooth scroll takes about
+ *     280 ms for 200 px, so the target would still be moving when it should be in place
+ *     (300 ms). No motion also respects prefers-reduced-motion without a second path.
  *   - After a jump the target is pinned: a ResizeObserver on the page's big blocks puts it back in
  *     place in the same frame whenever something above it changes height (a section drawn for
  *     the first time, a lab's controls put in), before anything is painted. The pin ends as soon
@@ -35,8 +36,6 @@
   "use strict";
   const RAG = window.RAG;
   const PIN_MS = 10000;        // how long a target is held without the reader doing anything
-  const GLIDE_MAX = 0.5;       // a smooth scroll only for hops up to this share of the screen
-  const GLIDE_LIMIT_MS = 1000; // a smooth scroll that never reports its end is over by then
   const REMEMBER_AFTER_MS = 250; // the reader's place is written once scrolling pauses this long
   // The big blocks whose height decides where everything below them sits.
   const BLOCKS = "header.site-header, nav.toc, main > *, footer";
@@ -48,7 +47,6 @@
     return id ? document.getElementById(id) : null;
   };
   const marginOf = (el) => parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
-  const motionAllowed = () => !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   /** Open every closed <details> around the target (and a lab's controls above it), so that what
    *  the target's place depends on is there before it is measured. */
@@ -63,7 +61,7 @@
 
   /* ------------------------------------------------------------ the pin */
 
-  let pin = null;  // {el, offset, placedAt, until, gliding}
+  let pin = null;  // {el, offset, placedAt, until}
   let sizes = null;
 
   function observeBlocks() {
@@ -78,7 +76,7 @@
 
   /** Put the pinned element at its offset from the top of the screen (within a pixel). */
   function place() {
-    if (!pin || pin.gliding) return;
+    if (!pin) return;
     if (performance.now() > pin.until || !pin.el.isConnected) {
       release();
       return;
@@ -92,40 +90,19 @@
    *  page coming up to meet the screen (the page got shorter), was someone else: the reader, a
    *  screen reader, find-in-page, another script. */
   function movedByOthers() {
-    if (!pin || pin.gliding || pin.placedAt === null) return false;
+    if (!pin || pin.placedAt === null) return false;
     const y = window.scrollY;
     const bottom = document.documentElement.scrollHeight - window.innerHeight;
     return Math.abs(y - pin.placedAt) > 1 && !(y < pin.placedAt && y >= bottom - 1);
   }
 
-  /**
-   * Land `el` at `offset` px from the top of the screen (its scroll-margin-top by default), at
-   * once, and hold it there. `from`: where the page was before a click moved it, so a short hop
-   * can glide from there instead.
-   */
-  function land(el, { offset = marginOf(el), from = null } = {}) {
+  /** Land `el` at `offset` px from the top of the screen (its scroll-margin-top by default), at
+   *  once, and hold it there. */
+  function land(el, offset = marginOf(el)) {
     // scrollIntoView also tells Chromium to draw a skipped section the target is in at once.
     el.scrollIntoView({ block: "start", inline: "nearest", behavior: "instant" });
-    pin = { el, offset, placedAt: null, until: performance.now() + PIN_MS, gliding: false };
+    pin = { el, offset, placedAt: null, until: performance.now() + PIN_MS };
     place();
-    const to = window.scrollY;
-    if (from !== null && Math.abs(to - from) > 1 && Math.abs(to - from) <= window.innerHeight * GLIDE_MAX
-        && motionAllowed()) {
-      // Nothing is painted between these calls: the reader sees one glide from where they were.
-      window.scrollTo({ top: from, behavior: "instant" });
-      window.scrollTo({ top: to, behavior: "smooth" });
-      const glide = pin;
-      glide.gliding = true;
-      const done = () => {
-        window.removeEventListener("scrollend", done);
-        window.clearTimeout(timer);
-        if (pin !== glide) return;
-        glide.gliding = false;
-        place();
-      };
-      const timer = window.setTimeout(done, GLIDE_LIMIT_MS);
-      window.addEventListener("scrollend", done);
-    }
     if (!sizes && window.ResizeObserver) sizes = new ResizeObserver(() => (movedByOthers() ? release() : place()));
     observeBlocks();
     performance.mark("rag:landed", { detail: el.id || null });  // for tests and the benchmark
@@ -134,10 +111,12 @@
   /* ------------------------------------------------- the reader's place */
 
   /** The block at the top of the screen: the nearest element with an id around what is there
-   *  (and which of its children), and how far from the top it is. Null above the article. */
+   *  (and which of its children), and how far from the top it is. Above the article (the
+   *  header, whose height never depends on a skipped section), the scroll offset: {y}. */
   function anchorNow() {
     const main = document.querySelector("main");
-    if (!main) return null;
+    const above = { y: Math.round(window.scrollY) };
+    if (!main || main.getBoundingClientRect().top > 160) return above;
     const box = main.getBoundingClientRect();
     const x = Math.min(Math.max(box.left + box.width / 2, 0), window.innerWidth - 1);
     for (const y of [8, 48, 96, 160]) {
@@ -154,7 +133,7 @@
       const index = child ? [...holder.children].indexOf(child) : -1;
       return { id: holder.id, index, offset: Math.round((child || holder).getBoundingClientRect().top) };
     }
-    return null;
+    return above;
   }
 
   /** The element an anchor names, or null while it is not there yet (the page still loading). */
@@ -165,8 +144,7 @@
   }
 
   function remember() {
-    const place = window.scrollY < 1 ? { top: true } : anchorNow();
-    if (!place) return;
+    const place = anchorNow();
     const state = window.history.state && typeof window.history.state === "object" ? window.history.state : {};
     try {
       window.history.replaceState({ ...state, ragAnchor: place }, "");
@@ -177,14 +155,14 @@
 
   /** Go back to a remembered place. False when it names nothing on this page. */
   function restore(anchor) {
-    if (anchor.top) {
+    if (anchor.y !== undefined) {
       release();
-      window.scrollTo({ top: 0, behavior: "instant" });
+      window.scrollTo({ top: anchor.y, behavior: "instant" });
       return true;
     }
     const el = anchored(anchor);
     if (!el) return false;
-    land(el, { offset: anchor.offset });
+    land(el, anchor.offset);
     return true;
   }
 
@@ -196,10 +174,9 @@
   function follow(hash, target) {
     remember();
     reveal(target);
-    const from = window.scrollY;
     window.location.hash = hash;  // history entry, :target, focus starting point, hashchange
     handledUrl = window.location.href;
-    land(target, { from });
+    land(target);
   }
 
   function onClick(event) {
@@ -232,7 +209,7 @@
       reveal(target);
       land(target);
     } else if (!window.location.hash) {
-      restore({ top: true });
+      restore({ y: 0 });
     }
   }
 
@@ -253,7 +230,11 @@
     if (!saved && !RAG.hash.parse(hash).id) return;
     let controlsShown = false;
     const attempt = () => {
-      if (saved && saved.top) return true;  // the browser starts at the top
+      if (saved && saved.y !== undefined) {
+        if (!document.querySelector("main")) return false;  // the header is all there once main starts
+        window.scrollTo({ top: saved.y, behavior: "instant" });
+        return true;
+      }
       const el = saved ? anchored(saved) : targetOf(hash);
       if (!el) return false;
       // A lab's controls go in before anything is painted below them, so its output does not
@@ -263,7 +244,7 @@
       if (lab && !controlsShown) controlsShown = RAG.showControls(lab);
       if (lab && !controlsShown) return false;
       reveal(el);
-      if (saved) land(el, { offset: saved.offset });
+      if (saved) land(el, saved.offset);
       else land(el);
       return true;
     };
@@ -275,8 +256,6 @@
       if (!pin) attempt();
     }, { once: true });
   }
-
-  RAG.navigation = { land, remember, anchorNow, pinned: () => !!pin };
 
   landOnLoad();
   document.addEventListener("DOMContentLoaded", observeBlocks, { once: true });
