@@ -278,3 +278,24 @@ def test_a_reload_keeps_the_readers_place(make_page, site_url, width):
     page.wait_for_timeout(1500)
     top = paragraph.evaluate("p => Math.round(p.getBoundingClientRect().top)")
     assert abs(top - before) <= 4, f"after a reload the paragraph is at {top}px, it was at {before}px"
+
+
+@pytest.mark.parametrize("width", list(DEVICES), ids=[f"{w}px" for w in DEVICES])
+def test_without_javascript_the_contents_land_too(make_page, site_url, width):
+    """No smooth scrolling in the stylesheet: an instant jump is one Chromium keeps in place
+    while the sections on the way are drawn, with no script to help (a smooth one stopped
+    22,142 px short of the glossary at 1280 px). Read from outside the page, which runs nothing."""
+    page = make_page(**DEVICES[width], reduced_motion="no-preference", java_script_enabled=False)
+    page.goto(site_url + "index.html")
+    page.wait_for_load_state("load")
+    for slug in ("glossary", "chunking"):
+        if width < 1024 and not page.evaluate("() => document.querySelector('nav.toc details').open"):
+            page.locator("nav.toc summary").click()  # without a script, the list stays open after a link
+        page.locator(f'nav.toc a[href="#{slug}"]').click()
+        tops = []
+        for _ in range(2):
+            page.wait_for_timeout(SETTLE_MS if not tops else WATCH_MS - SETTLE_MS)
+            tops.append(page.evaluate("slug => document.getElementById(slug).getBoundingClientRect().top", slug))
+        assert all(BAND[0] <= top <= BAND[1] for top in tops) and abs(tops[0] - tops[1]) <= STILL_PX, (
+            f"without JavaScript, {slug} at {width}px is {tops[0]:.0f}px from the top after {SETTLE_MS} ms "
+            f"and {tops[1]:.0f}px after {WATCH_MS} ms")
