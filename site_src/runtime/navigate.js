@@ -231,11 +231,15 @@
     let controlsShown = false;
     const attempt = () => {
       if (saved && saved.y !== undefined) {
-        if (!document.querySelector("main")) return false;  // the header is all there once main starts
+        // Above the article: once the page is long enough to scroll there.
+        const short = document.documentElement.scrollHeight < saved.y + window.innerHeight;
+        if (short && document.readyState === "loading") return false;
         window.scrollTo({ top: saved.y, behavior: "instant" });
         return true;
       }
-      const el = saved ? anchored(saved) : targetOf(hash);
+      // The kept place, or the link's target when the place is gone (a rebuilt page).
+      const kept = saved && anchored(saved);
+      const el = kept || (saved && document.readyState === "loading" ? null : targetOf(hash));
       if (!el) return false;
       // A lab's controls go in before anything is painted below them, so its output does not
       // move down when the lab starts a moment later. A template the parser has not finished
@@ -244,8 +248,7 @@
       if (lab && !controlsShown) controlsShown = RAG.showControls(lab);
       if (lab && !controlsShown) return false;
       reveal(el);
-      if (saved) land(el, saved.offset);
-      else land(el);
+      land(el, kept ? saved.offset : undefined);
       return true;
     };
     if (attempt()) return;

@@ -299,3 +299,15 @@ def test_without_javascript_the_contents_land_too(make_page, site_url, width):
         assert all(BAND[0] <= top <= BAND[1] for top in tops) and abs(tops[0] - tops[1]) <= STILL_PX, (
             f"without JavaScript, {slug} at {width}px is {tops[0]:.0f}px from the top after {SETTLE_MS} ms "
             f"and {tops[1]:.0f}px after {WATCH_MS} ms")
+
+
+def test_a_reload_in_the_header_keeps_the_scroll_offset(make_page, site_url):
+    page = make_page(**DEVICES[1280], reduced_motion="reduce")
+    page.goto(site_url + "index.html")
+    page.wait_for_load_state("load")
+    page.evaluate("() => scrollTo(0, 150)")
+    page.wait_for_timeout(600)
+    page.reload()
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => scrollY") == 150
