@@ -50,10 +50,16 @@
     };
     const boxesIn = (node) => (node.matches(SCROLLERS) ? [node] : []).concat([...node.querySelectorAll(SCROLLERS)]);
 
+    const forget = (box) => {
+      nearby.unobserve(box);
+      near.delete(box);
+    };
+
     document.querySelectorAll(SCROLLERS).forEach(watch);
-    // A lab draws new boxes when the reader changes its state.
+    // A lab draws new boxes when the reader changes its state (and drops the old ones).
     new MutationObserver((records) => {
       for (const record of records) {
+        for (const node of record.removedNodes) if (node.nodeType === Node.ELEMENT_NODE) boxesIn(node).forEach(forget);
         for (const node of record.addedNodes) if (node.nodeType === Node.ELEMENT_NODE) boxesIn(node).forEach(watch);
       }
     }).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
