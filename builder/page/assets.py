@@ -24,8 +24,8 @@ from builder.page.output import to_json
 from builder.page.samples import twin_tokens
 from builder.sources import ROOT, SITE_SRC
 
-RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "land.js", "loader.js", "page-data.js", "views.js", "labs.js",
-           "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "start.js")
+RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "page-data.js", "views.js",
+           "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "corpus.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win

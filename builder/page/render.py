@@ -19,7 +19,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures, lab_views, practice, reading_time, section_cache
+from builder.page import assets, figures, lab_views, practice, reading_time, scroll_boxes, section_cache
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.facts import Facts, boxed
@@ -151,7 +151,8 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         glossary=data["glossary"], schema=data["schema"], assets=links, live=bool(data.get("live")),
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
-    return RenderedPage(reading_time.fill_totals(html, totals), files, claims.results, samples, quiz)
+    return RenderedPage(scroll_boxes.keyboard_reachable(reading_time.fill_totals(html, totals)), files, claims.results,
+                        samples, quiz)
 
 
 def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice.RenderedQuiz | None:

@@ -293,23 +293,21 @@
     }
   }
 
-  /** A link to a lab (#lab-x, or #lab-x?state) starts it at once and puts it in view. */
-  function followLink({ scroll }) {
+  /** A link to a lab (#lab-x, or #lab-x?state) starts it at once (runtime/navigate.js puts it in view). */
+  function followLink() {
     const name = RAG.hash.labOf(window.location.hash);
     const section = name && sectionOf(name);
     if (!section) return;
     const { query } = RAG.hash.parse(window.location.hash);
-    // The browser scrolls to #lab-x itself; "#lab-x?…" names no element, so that is ours.
-    if (scroll || query !== null) section.scrollIntoView({ block: "start", behavior: "instant" });
     const ctx = contexts.get(name);
     if (ctx && query !== null) ctx.set(RAG.hash.read(name), { link: false, replace: true });
     else RAG.startLab(section);
   }
 
   RAG.startLabs = () => {
-    followLink({ scroll: false });
+    followLink();
     startWhenNear();
-    window.addEventListener("hashchange", () => followLink({ scroll: true }));
+    window.addEventListener("hashchange", followLink);
     // Errors outside a lab's guarded handlers (a timer, a promise) still belong to its file.
     window.addEventListener("error", (event) => {
       const match = LAB_FILE.exec(event.filename || "");

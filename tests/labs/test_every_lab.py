@@ -225,23 +225,41 @@ def test_a_link_to_a_lab_starts_it_at_once_and_leaves_the_others_alone(make_page
 # benchmark, scripts/bench.py, also reports the landing time with Lighthouse's factor of 4.)
 PHONE_SLOWDOWN = 2
 
+# Installed before the page's own scripts: after every frame is painted (a task posted from the
+# frame's requestAnimationFrame callback), where the target is, once it exists.
+FRAMES_JS = """(() => {
+  const id = %s;
+  const frames = window.__frames = [];
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    const el = document.getElementById(id);
+    if (el) frames.push([performance.now(), el.getBoundingClientRect().top]);
+  };
+  const frame = () => { channel.port2.postMessage(0); requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+})();"""
+
 
 @pytest.mark.browser
 @pytest.mark.parametrize("link", ["#lab-bm25?q=g05", "#lab-permissions?reader=staff&q=g11&k=5", "#glossary"])
 def test_a_shared_link_lands_within_a_second_on_a_slow_phone_and_stays(make_page, site_url, link):
+    """Every painted frame counts, from the runtime's "rag:landed" mark on: a target put 200 px
+    low and corrected 100 ms later fails, as it would for the reader who saw it move."""
     page = make_page(viewport={"width": 390, "height": 844}, reduced_motion="reduce", is_mobile=True, has_touch=True)
     session = page.context.new_cdp_session(page)
     session.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_SLOWDOWN})
     target = link.split("?")[0][1:]
+    page.add_init_script(FRAMES_JS % json.dumps(target))
     page.goto(site_url + "index.html" + link, wait_until="commit")
-    page.wait_for_timeout(1000)
-    where = "() => Math.round(document.getElementById('%s').getBoundingClientRect().top)" % target
+    page.wait_for_timeout(3500)
     landed = page.evaluate("() => (performance.getEntriesByName('rag:landed')[0] || {}).startTime")
-    top = page.evaluate(where)
-    assert 0 <= top <= 120, (f"{link}: one second after opening, the target is {top}px from the top of the screen "
-                             f"(landed at {landed} ms)")
-    page.wait_for_timeout(2500)
-    assert page.evaluate(where) == top, f"{link}: the page moved after landing"
+    assert landed is not None and landed <= 1000, f"{link}: the runtime put the reader at the target at {landed} ms"
+    frames = [(round(t), round(top)) for t, top in page.evaluate("() => window.__frames") if t >= landed]
+    assert frames and frames[-1][0] >= 3000, f"{link}: too few frames were painted to judge ({frames[-3:]})"
+    off = [(t, top) for t, top in frames if not 0 <= top <= 120]
+    assert not off, f"{link}: after landing at {landed:.0f} ms, frames (ms, top px) with the target off the top: {off[:8]}"
+    moved = [(t, top) for t, top in frames if abs(top - frames[0][1]) > 1]
+    assert not moved, f"{link}: landed at {frames[0][1]}px, then moved (ms, top px): {moved[:8]}"
 
 
 # --------------------------------------------------------------- errors show in the lab

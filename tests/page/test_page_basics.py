@@ -178,6 +178,49 @@ def test_axe_finds_nothing_with_every_lab_started(make_page, site_url, scheme):
     assert not violations, "axe found:\n" + "\n".join(violations)
 
 
+AT_LOAD = {"390px": {"width": 390, "height": 844}, "1280px": {"width": 1280, "height": 900}}
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", list(AT_LOAD))
+def test_axe_finds_nothing_at_load(make_page, site_url, width, scheme, javascript):
+    """The page as it opens, far sections still skipped and no lab started: every box that
+    scrolls sideways is already keyboard-reachable (scrollable-region-focusable), with the
+    runtime and without it. Without it means app.js never arrives: axe itself needs JavaScript,
+    so the page cannot simply have it turned off."""
+    page = make_page(viewport=AT_LOAD[width], color_scheme=scheme)
+    if not javascript:
+        page.route("**/assets/app.js*", lambda route: route.fulfill(status=200, content_type="text/javascript", body=""))
+    open_page(lambda **_: page, site_url)
+    assert ("js" in (page.get_attribute("html", "class") or "").split()) == javascript
+    violations = run_axe(page, tags=("wcag2a", "wcag2aa", "wcag21aa", "best-practice"))
+    assert not violations, "axe found:\n" + "\n".join(violations)
+
+
+def test_a_scroll_box_keeps_its_tab_stop_only_while_it_can_scroll(make_page, site_url):
+    """Focusable from the start (the build's boxes and, at once, a lab's); measured near the
+    screen, a box that scrolls nothing at this width loses its tab stop, and gets it back when a
+    narrower screen makes it scroll."""
+    page = open_page(make_page, site_url)
+    fits = page.locator("#chunking div.table-scroll[data-scroll-box]").first
+    wide = page.locator("#prompt pre[data-scroll-box]").first
+    in_lab = page.locator("#lab-tracer div.table-scroll").first
+    for box in (fits, wide):
+        expect(box).to_have_attribute("tabindex", "0")
+    expect(in_lab).to_have_attribute("tabindex", "0")
+    expect(in_lab).to_have_attribute("data-rag-scroller", "")
+    for box in (fits, wide):
+        box.evaluate("el => el.scrollIntoView({block: 'center'})")
+    expect(fits).not_to_have_attribute("tabindex", "0")
+    expect(wide).to_have_attribute("tabindex", "0")
+    assert fits.evaluate("el => el.scrollWidth <= el.clientWidth + 1") and wide.evaluate("el => el.scrollWidth > el.clientWidth")
+    page.set_viewport_size({"width": 390, "height": 844})
+    fits.evaluate("el => el.scrollIntoView({block: 'center'})")
+    expect(fits).to_have_attribute("tabindex", "0")
+    assert fits.evaluate("el => el.scrollWidth > el.clientWidth + 1"), "the table scrolls at 390 px"
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
     page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript, render_all=True)
