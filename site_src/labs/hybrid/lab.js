@@ -24,7 +24,7 @@
   const rowY = (rank) => TOP + (rank - 1) * ROW + ROW / 2;
 
   /** A score as the build keeps it (builder/search.py round_score: 6 decimals), so the lists show
-   *  the build's digits at the page's settings; data-value holds the engine's exact float. */
+   *  the build's digits at the page's settings; the row's <data value> holds the engine's exact float. */
   const stored = (score) => Number(RAG.fixed(score, 6));
 
   /** A slider's value from a link or a control: onto its range and steps; the page's own value
