@@ -138,8 +138,10 @@ def test_with_the_environment_variable_the_build_reranks_every_question_with_the
 
 
 def test_the_rerank_lab_names_the_model_instead_of_illustrative(tiny_cross_encoder, monkeypatch, data):
-    """Render the lab from the built page's data with the model's scores swapped in."""
+    """Render the lab (its frame, and its view as the build draws it) from the built page's data
+    with the model's scores swapped in."""
     from site_src.labs.rerank import data as rerank_lab
+    from builder.page import assets, lab_views
     from builder.page.facts import Facts
     from builder.page.render import render_lab
 
@@ -150,7 +152,11 @@ def test_the_rerank_lab_names_the_model_instead_of_illustrative(tiny_cross_encod
     data["rerank"] = rerank_data(SimpleNamespace(by_id=by_id, tracers=[]),
                                  [SimpleNamespace(id=q["id"], text=q["text"]) for q in tracers], data["runs"])
     data["labs"]["rerank"] = rerank_lab.data(SimpleNamespace(data=data))
-    html = render_lab("rerank", Facts(data).namespace(), {})
+    frame = render_lab("rerank", Facts(data).namespace(), {})
+    built = dict(assets.files(data))
+    drawing, = lab_views.run_renderer({"schema": data["schema"], "sources": lab_views.sources(built, assets.SHARED),
+                                       "drawings": [{"lab": "rerank", "state": {"q": tracers[0]["id"], "t": None}}]})
+    html = frame + drawing.html
     assert "tiny-cross-encoder" in html
     assert "illustrative" not in html.lower()
-    assert html.count('class="result') >= len(data["runs"][tracers[0]["id"]]["hybrid"][:RERANK_DEPTH])
+    assert drawing.html.count('class="result') >= len(data["runs"][tracers[0]["id"]]["hybrid"][:RERANK_DEPTH])

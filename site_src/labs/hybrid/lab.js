@@ -1,37 +1,160 @@
-/* The hybrid explorer: each retriever's top results for one question and the list reciprocal
- * rank fusion makes of them, side by side. Pointing at, focusing or tapping a passage marks it in
- * every list and names its three ranks. Each list is one tab stop; the arrow keys move inside it.
- * State: {q}: a question id (a preset, or one asked live). Local: the passage pointed at, and the
- * passage each list's tab stop is on. */
+/* The hybrid explorer: each retriever's top `depth` for one question, the list reciprocal rank
+ * fusion makes of them with the constant k, and a slope chart joining each passage's three
+ * places (dense | fused | BM25). The fused list is computed here, by the engine's JavaScript twin
+ * (RAG.engine.rrf, proven equal to engine/fusion.py), from the question's dense and BM25 rankings,
+ * which the data holds in full; so a slider redraws it for any k and depth, and at the page's
+ * settings it is the build's list.
+ * Pointing at, focusing or tapping a passage marks it in the chart and every list and names its
+ * ranks. The chart and each list are one tab stop each; the arrow keys move inside.
+ * State: {q, k, depth}: a question id (a preset, or one asked live), RRF's constant and how deep
+ * each list goes into the fusion (own.sliders: their ranges; data.settings: the page's values).
+ * Local: the passage pointed at, and the passage each tab stop is on. */
 (() => {
   const h = RAG.h;
   const LISTS = [["dense", "Dense \u00b7 cosine", 3], ["bm25", "BM25 \u00b7 score", 3], ["hybrid", "Fused \u00b7 RRF", 5]];
   const ids = (ranking) => ranking.map(([pid]) => pid);
-  const rankIn = (ranking, pid) => (pid ? ids(ranking).indexOf(pid) + 1 || null : null);
+  const rankOf = (list, pid) => (pid ? list.indexOf(pid) + 1 || null : null);
+
+  // The chart's geometry. Across: where each column stands, in percent of the chart's width, so
+  // it fits any screen with its text at its own size. Down: pixels, one row per fused rank,
+  // then a row where passages outside a list's top `depth` go ("out").
+  const X = { dense: "9%", fusedLeft: "25%", fusedWidth: "50%", fusedRight: "75%", bm25: "91%", gap: "16%" };
+  const TOP = 32;   // the column titles
+  const ROW = 24;
+  const rowY = (rank) => TOP + (rank - 1) * ROW + ROW / 2;
+
+  /** A score as the build keeps it (builder/search.py round_score: 6 decimals), so the lists show
+   *  the build's digits at the page's settings; the row's <data value> holds the engine's exact float. */
+  const stored = (score) => Number(RAG.fixed(score, 6));
+
+  /** A slider's value from a link or a control: onto its range and steps; the page's own value
+   *  when there is none or it is not a number. */
+  function onSlider(value, slider, fallback) {
+    const asked = value === null || value === undefined || value === "" ? NaN : Number(value);
+    if (!isFinite(asked)) return fallback;
+    const clamped = Math.min(slider.max, Math.max(slider.min, asked));
+    return slider.min + Math.round((clamped - slider.min) / slider.step) * slider.step;
+  }
 
   /** Where the fused list's passage came from: "from dense 2 + BM25 1". */
-  function sourcesOf(pid, dense, bm25) {
+  function sourcesOf(props, pid) {
     const parts = [];
-    if (dense.includes(pid)) parts.push(`dense ${dense.indexOf(pid) + 1}`);
-    if (bm25.includes(pid)) parts.push(`BM25 ${bm25.indexOf(pid) + 1}`);
+    if (props.top.dense.includes(pid)) parts.push(`dense ${props.top.dense.indexOf(pid) + 1}`);
+    if (props.top.bm25.includes(pid)) parts.push(`BM25 ${props.top.bm25.indexOf(pid) + 1}`);
     return `from ${parts.join(" + ")}`;
   }
 
+  /* ----------------------------------------------------------- the lists */
+
+  function tabStop(props, list, pid, first) {
+    const stop = props.stops[list];
+    const held = stop && props.lists[list].some(([other]) => other === stop);
+    return (held ? pid === stop : first) ? "0" : "-1";
+  }
+
   function row(props, list, [pid, score], index, digits) {
-    const stop = props.stops[list] && props.lists[list].some(([other]) => other === props.stops[list]) ? props.stops[list] : null;
+    const fused = list === "hybrid";
     return h("li", {
       class: ["result", pid === props.answer && "is-answer", index === 0 && "is-winner", pid === props.linked && "is-linked"],
-      "data-pid": pid, tabindex: (stop ? pid === stop : index === 0) ? "0" : "-1" },
+      "data-pid": pid, tabindex: tabStop(props, list, pid, index === 0) },
     h("span", { class: "rank" }, String(index + 1)),
     h("span", { class: "pid" }, h("code", null, pid), " ", h("span", { class: "title" }, props.sections[pid])),
-    h("span", { class: "score" }, RAG.fixed(score, digits)),
+    fused ? h("data", { class: "score", value: String(score) }, RAG.fixed(stored(score), digits))
+      : h("span", { class: "score" }, RAG.fixed(score, digits)),
     pid === props.answer ? h("span", { class: "flag" }, "right passage") : null,
-    h("p", { class: "detail" }, list === "hybrid" ? sourcesOf(pid, props.top.dense, props.top.bm25)
-      : `fused rank ${props.fused.indexOf(pid) + 1}`));
+    h("p", { class: "detail" }, fused ? sourcesOf(props, pid) : `fused rank ${props.fusedIds.indexOf(pid) + 1}`));
   }
 
   const EMPTY = h("li", { class: "result is-muted empty-list" }, h("span", { class: "rank" }),
     h("span", { class: "pid" }, "No passage shares a term with the question."), h("span", { class: "score" }));
+
+  function lists(props) {
+    return h("div", { class: "lab-columns hybrid-columns" }, LISTS.map(([list, title, digits]) => {
+      const missing = props.linked && !props.lists[list].some(([pid]) => pid === props.linked);
+      const id = `hybrid-${list === "hybrid" ? "fused" : list}-title`;
+      return h("div", { class: ["lab-col", missing && "is-missing"], "data-list": list },
+        h("h4", { id }, title),
+        h("ol", { class: "results", "aria-labelledby": id },
+          props.lists[list].length ? props.lists[list].map((pair, i) => row(props, list, pair, i, digits)) : EMPTY));
+    }));
+  }
+
+  /* ----------------------------------------------------------- the chart */
+
+  /** The chart's passages (the fused list), each with its ranks (dense, BM25: null when not in
+   *  that list's top `depth`) and the row it stands on in each column ("out" when not there).
+   *  They are drawn in the corpus's order, whatever their ranks: a passage keeps its element
+   *  while it moves, so the browser can glide it to its new places. */
+  function chartPassages(props) {
+    const y = (rank) => (rank ? rowY(rank) : props.chart.outY);
+    return props.passageIds.filter((pid) => props.fusedIds.includes(pid)).map((pid) => {
+      const fused = rankOf(props.fusedIds, pid);
+      const dense = rankOf(props.top.dense, pid);
+      const bm25 = rankOf(props.top.bm25, pid);
+      const marks = [pid === props.answer && "is-answer", pid === props.linked && "is-linked"];
+      return { pid, fused, dense, bm25, marks, yFused: y(fused), yDense: y(dense), yBm25: y(bm25) };
+    });
+  }
+
+  const place = (name, rank, depth) => (rank ? `${name} ${rank}` : `${name}: not in its top ${depth}`);
+
+  /** The line from a passage's dense place to its fused one (left), or from there to BM25 (right). */
+  function line(at, side) {
+    const out = side === "left" ? !at.dense : !at.bm25;
+    const d = side === "left" ? `M0 ${at.yDense}L100 ${at.yFused}` : `M0 ${at.yFused}L100 ${at.yBm25}`;
+    return h("path", { key: at.pid, class: ["slope-line", ...at.marks, out && "is-out"], "data-pid": at.pid, d });
+  }
+
+  function dot(at, column) {
+    const rank = column === "dense" ? at.dense : at.bm25;
+    return h("circle", { key: `${column}-${at.pid}`, class: ["slope-dot", ...at.marks, !rank && "is-out"], "data-pid": at.pid,
+                         cx: X[column], r: "4", transform: `translate(0 ${column === "dense" ? at.yDense : at.yBm25})` });
+  }
+
+  function node(props, at) {
+    const answer = at.pid === props.answer;
+    const label = `${at.pid}${answer ? " (right passage)" : ""}: fused ${at.fused}, ${place("dense", at.dense, props.depth)}, ` +
+      `${place("BM25", at.bm25, props.depth)}`;
+    return h("g", {
+      key: at.pid, class: ["slope-node", ...at.marks, at.fused === 1 && "is-winner"], transform: `translate(0 ${at.yFused})`,
+      "data-pid": at.pid, "data-rank": String(at.fused), role: "listitem", "aria-label": label,
+      "aria-posinset": String(at.fused), "aria-setsize": String(props.fusedIds.length),
+      tabindex: at.pid === props.chart.stop ? "0" : "-1" },
+    h("rect", { x: X.fusedLeft, y: "-10", width: X.fusedWidth, height: "20", rx: "3" }),
+    h("text", { class: "slope-rank", x: X.fusedLeft, dx: "20" }, String(at.fused)),
+    h("text", { class: "slope-id", x: X.fusedLeft, dx: "25" }, at.pid),
+    h("text", { class: "slope-score", x: X.fusedRight, dx: "-7" },
+      RAG.fixed(stored(props.fused[at.fused - 1][1]), 5)));
+  }
+
+  function chart(props) {
+    const { chart: c } = props;
+    const passages = chartPassages(props);
+    // Each side column's ranks, then "out" (right-aligned left of the dense dots, left-aligned
+    // right of BM25's: lab.css).
+    const numbers = (column, count, dx) => h("g", { class: `slope-numbers-${column}` },
+      Array.from({ length: count }, (_, i) => h("text", { x: X[column], dx, y: String(rowY(i + 1)) }, String(i + 1))),
+      h("text", { class: "slope-out", x: X[column], dx, y: String(c.outY) }, "out"));
+    const lines = (x, side) => h("svg", { class: "slope-lines", x, width: X.gap, height: String(c.height),
+      viewBox: `0 0 100 ${c.height}`, preserveAspectRatio: "none" }, passages.map((at) => line(at, side)));
+    return h("figure", { class: "hybrid-slope", "data-list": "chart" },
+      h("svg", { class: ["slope", props.linked && "has-linked"], width: "100%", height: String(c.height), role: "group",
+                 "aria-label": `Slope chart: each passage's dense, fused and BM25 ranks, k = ${props.k}, top ${props.depth} of each list` },
+      h("g", { class: "slope-heads", "aria-hidden": "true" },
+        h("text", { x: X.dense, y: "12" }, "Dense"),
+        h("text", { x: "50%", y: "12" }, "Fused \u00b7 RRF"),
+        h("text", { x: X.bm25, y: "12" }, "BM25")),
+      h("g", { class: "slope-numbers", "aria-hidden": "true" },
+        numbers("dense", props.top.dense.length, "-8"), numbers("bm25", props.top.bm25.length, "8")),
+      h("g", { "aria-hidden": "true" }, lines(X.dense, "left"), lines(X.fusedRight, "right"),
+        passages.map((at) => dot(at, "dense")), passages.map((at) => dot(at, "bm25"))),
+      h("g", { class: "slope-nodes", role: "list", "aria-label": "The fused list" }, passages.map((at) => node(props, at)))),
+      h("figcaption", { class: "hybrid-legend" },
+        `Each passage's place in the three lists, joined by lines; the right passage's lines are green. A dashed line ends at ` +
+        `\u201cout\u201d: that list's top ${props.depth} does not hold the passage, so it gives it no vote.`));
+  }
+
+  /* ----------------------------------------------------------- words */
 
   function status(props) {
     const { answer, ranks, firsts } = props;
@@ -44,76 +167,107 @@
       `: dense rank ${ranks.dense || "none"}, BM25 rank ${ranks.bm25 || "none"}, fused rank ${ranks.hybrid || "none"}.`];
   }
 
+  function settingsLine(props) {
+    const { k, depth, page } = props;
+    const own = k === page.k && depth === page.depth;
+    return h("p", { class: "hybrid-settings" }, `RRF with k = ${k} over each list's top ${depth}`,
+      own ? ": the page's settings." : `; the page's own are k = ${page.k} and the top ${page.depth}. `,
+      own ? null : h("button", { type: "button", class: "btn hybrid-reset js-only" }, "Back to the page's settings"));
+  }
+
   function readout(props) {
     const pid = props.linked;
     if (!pid) return "Point at or tap a passage to see its three ranks.";
-    const rank = (list) => rankIn(props.lists[list], pid) || "none";
-    return [h("code", null, pid),
-      `: dense ${rank("dense")}, BM25 ${rank("bm25")}, fused ${rank("hybrid")} (of the top ${props.depth} each).`];
+    const where = (name, list) => {
+      const rank = rankOf(props.full[list], pid);
+      if (!rank) return `${name} none`;
+      return rank > props.depth ? `${name} ${rank} (below the top ${props.depth}: no vote)` : `${name} ${rank}`;
+    };
+    return [h("code", null, pid), `: ${where("dense", "dense")}, ${where("BM25", "bm25")}, ` +
+      `fused ${rankOf(props.fusedIds, pid) || "none"}.`];
   }
+
+  const said = (props) => `k = ${props.k}, top ${props.depth}. ` +
+    status(props).map((part) => (typeof part === "string" ? part : props.answer)).join("");
 
   RAG.lab("hybrid", {
     local: { linked: null, stops: {} },
 
     accept(next, input) {
-      return input.question(next.q) ? { q: next.q } : null;
+      if (!input.question(next.q)) return null;
+      const { sliders } = input.own;
+      const { settings } = input.data;
+      return { q: next.q, k: onSlider(next.k, sliders.k, settings.rrf_k),
+               depth: onSlider(next.depth, sliders.depth, settings.fusion_depth) };
     },
 
     props(state, input, local) {
+      const { k, depth } = state;
       const question = input.question(state.q);
       const { runs } = question;
-      const depth = input.data.settings.fusion_depth;
-      const lists = { dense: runs.dense.slice(0, depth), bm25: runs.bm25.slice(0, depth), hybrid: runs.hybrid.slice(0, depth) };
+      const top = { dense: ids(runs.dense.slice(0, depth)), bm25: ids(runs.bm25.slice(0, depth)) };
+      const fused = RAG.engine.rrf([top.dense, top.bm25], k);
+      const fusedIds = ids(fused);
+      const lists = { dense: runs.dense.slice(0, depth), bm25: runs.bm25.slice(0, depth), hybrid: fused.slice(0, depth) };
+      const full = { dense: ids(runs.dense), bm25: ids(runs.bm25) };
       const first = (ranking) => (ranking.length ? ranking[0][0] : "nothing");
+      const rows = Math.max(fused.length, 1);
+      const outY = TOP + rows * ROW + 12;
+      const stop = local.stops.chart && fusedIds.includes(local.stops.chart) ? local.stops.chart : fusedIds[0];
       return {
-        answer: question.answer, depth, lists, linked: local.linked, stops: local.stops,
-        top: { dense: ids(lists.dense), bm25: ids(lists.bm25) }, fused: ids(runs.hybrid),
-        ranks: { dense: rankIn(runs.dense, question.answer), bm25: rankIn(runs.bm25, question.answer),
-                 hybrid: rankIn(runs.hybrid, question.answer) },
-        firsts: { dense: first(runs.dense), bm25: first(runs.bm25), hybrid: first(runs.hybrid) },
+        answer: question.answer, k, depth, page: { k: input.data.settings.rrf_k, depth: input.data.settings.fusion_depth },
+        lists, top, full, fused, fusedIds, linked: local.linked, stops: local.stops,
+        ranks: { dense: rankOf(full.dense, question.answer), bm25: rankOf(full.bm25, question.answer),
+                 hybrid: rankOf(fusedIds, question.answer) },
+        firsts: { dense: first(runs.dense), bm25: first(runs.bm25), hybrid: first(fused) },
+        passageIds: input.data.passages.map((p) => p.id),
         sections: Object.fromEntries(input.data.passages.map((p) => [p.id, p.section])),
+        chart: { outY, height: outY + 14, stop },
       };
     },
 
     view(props) {
       return [
         h("p", { class: "lab-status" }, status(props)),
+        settingsLine(props),
         h("p", { class: "hybrid-readout js-only", "aria-live": "polite" }, readout(props)),
-        h("div", { class: "lab-columns hybrid-columns" }, LISTS.map(([list, title, digits]) => {
-          const present = props.linked && !props.lists[list].some(([pid]) => pid === props.linked);
-          return h("div", { class: ["lab-col", present && "is-missing"], "data-list": list },
-            h("h4", { id: `hybrid-${list === "hybrid" ? "fused" : list}-title` }, title),
-            h("ol", { class: "results", "aria-labelledby": `hybrid-${list === "hybrid" ? "fused" : list}-title` },
-              props.lists[list].length ? props.lists[list].map((pair, i) => row(props, list, pair, i, digits)) : EMPTY));
-        })),
+        chart(props),
+        lists(props),
       ];
     },
 
-    summary(props) {
-      const said = status(props);
-      return said.map((part) => (typeof part === "string" ? part : props.answer)).join("");
-    },
+    summary: said,
 
     setup(ctx) {
       const output = ctx.output;
-      const itemOf = (target) => (target && target.closest ? target.closest("ol.results li[data-pid]") : null);
+      // A passage the reader can point at: a row of a list, or the chart's node, dots and lines.
+      const pointed = (target) => (target && target.closest ? target.closest("[data-pid]") : null);
       const point = (pid) => { if (pid !== ctx.local.linked) ctx.show({ linked: pid }); };
-      ctx.on(output, "mouseover", (event) => { const li = itemOf(event.target); if (li) point(li.dataset.pid); });
+      ctx.on(output, "mouseover", (event) => { const item = pointed(event.target); if (item) point(item.dataset.pid); });
       ctx.on(output, "mouseleave", () => { if (!output.contains(document.activeElement)) point(null); });
-      ctx.on(output, "focusin", (event) => { const li = itemOf(event.target); if (li) point(li.dataset.pid); });
+      ctx.on(output, "focusin", (event) => { const item = pointed(event.target); if (item) point(item.dataset.pid); });
       ctx.on(output, "focusout", (event) => { if (!output.contains(event.relatedTarget)) point(null); });
       ctx.on(output, "keydown", (event) => {
-        const li = itemOf(event.target);
-        if (!li) return;
-        const items = [...li.parentNode.querySelectorAll("li[data-pid]")];
-        const at = items.indexOf(li);
+        const item = pointed(event.target);
+        if (!item || !item.hasAttribute("tabindex")) return;
+        const box = item.closest("[data-list]");
+        // In a list, the rows' order; in the chart, the fused ranks (its nodes stand in the corpus's order).
+        const items = [...box.querySelectorAll("[data-pid][tabindex]")]
+          .sort((a, b) => Number(a.dataset.rank || 0) - Number(b.dataset.rank || 0));
+        const at = items.indexOf(item);
         const next = { ArrowDown: items[at + 1], ArrowRight: items[at + 1], ArrowUp: items[at - 1], ArrowLeft: items[at - 1],
                        Home: items[0], End: items[items.length - 1] }[event.key];
         if (!next) return;
         event.preventDefault();
-        const list = li.closest(".lab-col").dataset.list;
-        ctx.show({ stops: { ...ctx.local.stops, [list]: next.dataset.pid } });
+        ctx.show({ stops: { ...ctx.local.stops, [box.dataset.list]: next.dataset.pid } });
         next.focus();
+      });
+      ctx.on(output, "click", (event) => {
+        if (!event.target.closest || !event.target.closest("button.hybrid-reset")) return;
+        const { settings } = ctx.input.data;
+        ctx.set({ k: settings.rrf_k, depth: settings.fusion_depth });
+        const slider = ctx.find('input[data-key="k"]');
+        if (slider) slider.focus();  // the button is gone with the change; the reader lands on the first slider
       });
     },
   });

@@ -1,17 +1,36 @@
-"""The hybrid explorer (site_src/labs/hybrid/): its view draws, for every preset question, the
-build's three lists with their real ranks and scores (checked in Node, against the data); in the
-browser, one passage is marked across the lists by mouse, keyboard and tap and its three ranks
-are read out, a shared link restores the question, and on a phone the three lists stay side by
-side."""
+"""The hybrid explorer (site_src/labs/hybrid/).
+
+In Node, its view draws for every preset question the build's three lists at the page's
+settings; for a grid of the sliders' settings (every question), the fused list it draws holds
+exactly the floats Python's engine.fusion.rrf computes, and its slope chart stands each passage
+at its three ranks; at every position of both sliders the browser's RRF twin equals Python's on
+every question; a link is held to the sliders' ranges. In Chromium: the sliders move by drag
+and keyboard, show their value, go into the link, and redraw with Python's numbers within the
+frame budget; one passage is marked across the chart and the lists by mouse and keyboard; the
+chart moves, unless the reader asks for reduced motion; on a phone everything fits 360 px with
+every passage id whole."""
+
+import json
+import random
+import statistics
+import subprocess
 
 import pytest
 from playwright.sync_api import expect
 
+from engine.fusion import rrf
 from site_src.labs.hybrid import data as hybrid
 from support.labs import hash_of, lab, open_page
+from support.paths import ROOT
 from support.views import markup, text
 
 DIGITS = {"dense": 3, "bm25": 3, "hybrid": 5}
+PICKER = 'select[data-picker="question"]'
+K, DEPTH = 'input[data-key="k"]', 'input[data-key="depth"]'
+# The grid of settings drawn through the view for every question: k at both ends, around the
+# paper's 60 and between; depth from one passage to the slider's end.
+GRID_K = (1, 2, 10, 59, 60, 61, 100)
+GRID_DEPTH = (1, 2, 3, 8, 13, 20)
 
 
 def presets(data):
@@ -22,26 +41,64 @@ def question(data, qid):
     return next(q for q in data["questions"] if q["id"] == qid)
 
 
-def test_the_default_question_is_a_preset_the_build_searched(data):
+def fused_by_python(data, qid, k, depth):
+    """engine/fusion.py's list for this question and these settings, unrounded."""
+    run = data["runs"][qid]
+    return rrf([[pid for pid, _ in run["dense"][:depth]], [pid for pid, _ in run["bm25"][:depth]]], k=k)
+
+
+# ------------------------------------------------------------------ the data step
+
+
+def test_the_page_opens_on_the_engines_settings_within_the_sliders(data):
+    assert hybrid.STATE == {"q": "upload-4021", "k": data["settings"]["rrf_k"], "depth": data["settings"]["fusion_depth"]}
     assert hybrid.STATE["q"] in data["runs"]
-    assert hybrid.data(None) == {}
+    assert data["labs"]["hybrid"] == hybrid.data(None) == {"sliders": hybrid.SLIDERS}
+    for key in ("k", "depth"):
+        slider = hybrid.SLIDERS[key]
+        assert slider["min"] <= hybrid.STATE[key] <= slider["max"], key
+        assert (hybrid.STATE[key] - slider["min"]) % slider["step"] == 0, f"{key}: the page's value is on a step"
+    assert hybrid.SLIDERS == {"k": {"min": 1, "max": 100, "step": 1}, "depth": {"min": 1, "max": 20, "step": 1}}
+
+
+# ------------------------------------------------------------------ the view, in Node
 
 
 def shown(html):
-    """What the view drew: each list's rows (id, rank, score, detail, right passage?) and the status."""
+    """What the view drew: each list's rows, the status, the settings line, and the chart."""
     drawing = markup(html)
     lists = {col.attributes["data-list"]: [{
         "id": li.attributes["data-pid"], "rank": text(li.css_first(".rank")), "score": text(li.css_first(".score")),
-        "detail": text(li.css_first(".detail")), "answer": "is-answer" in li.attributes["class"].split()}
+        "value": li.css_first(".score").attributes.get("value"), "detail": text(li.css_first(".detail")),
+        "answer": "is-answer" in li.attributes["class"].split()}
         for li in col.css("li.result[data-pid]")] for col in drawing.css(".lab-col[data-list]")}
-    return lists, text(drawing.css_first(".lab-status"))
+    return drawing, lists, text(drawing.css_first(".lab-status"))
 
 
-def check(html, data, q):
-    """The drawing against the build's data: every expected value is read from data["runs"]."""
+def y_of(element) -> float:
+    return float(element.attributes["transform"].split()[-1].rstrip(")"))
+
+
+def chart(drawing):
+    """The chart read back: the fused column top to bottom, each column's dots top to bottom
+    (those at the "out" row apart), and which lines are dashed (outside a list's top)."""
+    nodes = sorted(drawing.css("g.slope-node"), key=y_of)
+    dots = {}
+    for column, (box, x) in {"dense": ("left", "9%"), "bm25": ("right", "91%")}.items():
+        here = [c for c in drawing.css("circle.slope-dot") if c.attributes["cx"] == x]
+        dots[column] = {"in": [c.attributes["data-pid"] for c in sorted(here, key=y_of) if "is-out" not in c.attributes["class"]],
+                        "out": sorted(c.attributes["data-pid"] for c in here if "is-out" in c.attributes["class"])}
+    lines = drawing.css("svg.slope-lines")
+    dashed = {side: sorted(p.attributes["data-pid"] for p in box.css("path.is-out")) for side, box in zip(("dense", "bm25"), lines)}
+    return {"fused": [n.attributes["data-pid"] for n in nodes], "ranks": [n.attributes["data-rank"] for n in nodes],
+            "answer": [n.attributes["data-pid"] for n in drawing.css("g.slope-node.is-answer")], "dots": dots, "dashed": dashed}
+
+
+def check_defaults(html, data, q):
+    """At the page's settings the drawing is the build's: every expected value read from data["runs"]."""
     depth = data["settings"]["fusion_depth"]
     run = data["runs"][q["id"]]
-    got, status = shown(html)
+    _, got, status = shown(html)
     fused_ids = [pid for pid, _ in run["hybrid"]]
     tops = {name: [pid for pid, _ in run[name][:depth]] for name in ("dense", "bm25")}
     for name, digits in DIGITS.items():
@@ -58,15 +115,112 @@ def check(html, data, q):
                 assert r["detail"] == "from " + " + ".join(parts)
             else:
                 assert r["detail"] == f"fused rank {fused_ids.index(r['id']) + 1}"
+    # The exact fused scores, rounded as the build keeps them (6 decimals), are the build's.
+    assert [round(float(r["value"]), 6) for r in got["hybrid"]] == [score for _, score in run["hybrid"][:depth]]
     ranks = [next((i for i, (pid, _) in enumerate(run[n], 1) if pid == q["answer"]), None) for n in ("dense", "bm25", "hybrid")]
     assert status == (f"The right passage, {q['answer']}: dense rank {ranks[0] or 'none'}, BM25 rank {ranks[1] or 'none'}, "
                       f"fused rank {ranks[2] or 'none'}.")
 
 
-def test_the_view_draws_every_preset_question_as_the_build_ranked_it(views, data):
+def test_at_the_pages_settings_every_preset_question_is_drawn_as_the_build_ranked_it(views, data):
     questions = presets(data)
     for q, drawing in zip(questions, views.draw_many("hybrid", [{"q": q["id"]} for q in questions])):
-        check(drawing.html, data, q)
+        check_defaults(drawing.html, data, q)
+        assert text(markup(drawing.html).css_first(".hybrid-settings")) == \
+            f"RRF with k = {data['settings']['rrf_k']} over each list's top {data['settings']['fusion_depth']}: the page's settings."
+
+
+def check_settings(html, data, qid, k, depth):
+    """The drawing for (question, k, depth) against Python's engine: the fused list's floats are
+    exactly engine.fusion.rrf's, the lists are each retriever's top `depth`, and the chart
+    stands every fused passage at its three places."""
+    drawing, got, _ = shown(html)
+    run = data["runs"][qid]
+    want = fused_by_python(data, qid, k, depth)
+    dense, bm25 = ([pid for pid, _ in run[name][:depth]] for name in ("dense", "bm25"))
+    assert [(r["id"], float(r["value"])) for r in got["hybrid"]] == want[:depth]  # exact: == on floats
+    assert [r["score"] for r in got["hybrid"]] == [f"{round(score, 6):.5f}" for _, score in want[:depth]]
+    assert [r["id"] for r in got["dense"]] == dense and [r["id"] for r in got["bm25"]] == bm25
+    drawn = chart(drawing)
+    assert drawn["fused"] == [pid for pid, _ in want]
+    assert drawn["ranks"] == [str(i) for i in range(1, len(want) + 1)]
+    assert drawn["dots"]["dense"] == {"in": dense, "out": sorted({pid for pid, _ in want} - set(dense))}
+    assert drawn["dots"]["bm25"] == {"in": bm25, "out": sorted({pid for pid, _ in want} - set(bm25))}
+    assert drawn["dashed"] == {"dense": drawn["dots"]["dense"]["out"], "bm25": drawn["dots"]["bm25"]["out"]}
+    answer = question(data, qid)["answer"]
+    assert drawn["answer"] == ([answer] if answer in drawn["fused"] else [])
+
+
+def test_at_a_grid_of_settings_the_views_fused_scores_are_pythons_exactly(views, data):
+    states = [{"q": q["id"], "k": k, "depth": depth} for q in presets(data) for k in GRID_K for depth in GRID_DEPTH]
+    assert len(states) == len(presets(data)) * 7 * 6
+    for state, drawing in zip(states, views.draw_many("hybrid", states)):
+        assert drawing.state == state
+        check_settings(drawing.html, data, state["q"], state["k"], state["depth"])
+
+
+RRF_EVERY_SETTING_JS = """
+const E = require(process.argv[1]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const out = {};
+for (const [q, lists] of Object.entries(input.runs)) {
+  out[q] = [];
+  for (let k = input.k.min; k <= input.k.max; k += input.k.step) {
+    for (let d = input.depth.min; d <= input.depth.max; d += input.depth.step) {
+      out[q].push(E.rrf([lists.dense.slice(0, d), lists.bm25.slice(0, d)], k));
+    }
+  }
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_at_every_position_of_both_sliders_the_browsers_rrf_is_pythons_exactly(data):
+    """The page's RRF twin (site_src/scripts/engine.js, which the view calls) against
+    engine/fusion.py, for every k and every depth the sliders offer, on every question."""
+    runs = {q: {name: [pid for pid, _ in run[name]] for name in ("dense", "bm25")} for q, run in data["runs"].items()}
+    result = subprocess.run(["node", "-e", RRF_EVERY_SETTING_JS, str(ROOT / "site_src" / "scripts" / "engine.js")],
+                            input=json.dumps({"runs": runs, **hybrid.SLIDERS}), capture_output=True, text=True, check=True)
+    browser = json.loads(result.stdout)
+    compared = 0
+    for q, lists in runs.items():
+        settings = [(k, d) for k in range(1, 101) for d in range(1, 21)]
+        assert len(browser[q]) == len(settings) == 2000
+        for (k, depth), got in zip(settings, browser[q]):
+            want = rrf([lists["dense"][:depth], lists["bm25"][:depth]], k=k)
+            assert [tuple(pair) for pair in got] == want, (q, k, depth)
+            compared += 1
+    assert compared == 2000 * len(data["runs"])
+
+
+def test_the_chart_shows_the_right_passage_climbing_from_dense_to_fused(views, data):
+    q = question(data, hybrid.STATE["q"])
+    run = data["runs"][q["id"]]
+    dense_rank = [pid for pid, _ in run["dense"]].index(q["answer"]) + 1
+    drawing = markup(views.draw("hybrid", dict(hybrid.STATE)).html)
+    node = drawing.css_first(f'g.slope-node[data-pid="{q["answer"]}"]')
+    assert node.attributes["data-rank"] == str([pid for pid, _ in run["hybrid"]].index(q["answer"]) + 1)
+    assert f"fused {node.attributes['data-rank']}, dense {dense_rank}, " in node.attributes["aria-label"]
+    assert "is-answer" in drawing.css_first(f'svg.slope-lines path[data-pid="{q["answer"]}"]').attributes["class"]
+    assert text(drawing.css_first(".hybrid-legend")).endswith(
+        f"that list's top {data['settings']['fusion_depth']} does not hold the passage, so it gives it no vote.")
+
+
+def test_away_from_the_pages_settings_the_view_says_so_and_offers_them_back(views, data):
+    k, depth = data["settings"]["rrf_k"], data["settings"]["fusion_depth"]
+    line = markup(views.draw("hybrid", {"q": "g05", "k": 5, "depth": 3}).html).css_first(".hybrid-settings")
+    assert text(line) == (f"RRF with k = 5 over each list's top 3; the page's own are k = {k} and the top {depth}. "
+                          "Back to the page's settings")
+    assert "js-only" in line.css_first("button.hybrid-reset").attributes["class"]
+    assert markup(views.draw("hybrid", {"q": "g05"}).html).css_first("button.hybrid-reset") is None
+
+
+def test_a_link_is_held_to_the_sliders_ranges(views, data):
+    k, depth = data["settings"]["rrf_k"], data["settings"]["fusion_depth"]
+    asked = [{"k": "1000", "depth": "99"}, {"k": "0", "depth": "-3"}, {"k": "7.6", "depth": "2.4"},
+             {"k": "many", "depth": ""}, {}]
+    got = [(d.state["k"], d.state["depth"]) for d in views.draw_many("hybrid", [{"q": "g05", **a} for a in asked])]
+    assert got == [(100, 20), (1, 1), (8, 2), (k, depth), (k, depth)]
 
 
 def test_the_view_refuses_a_question_nobody_searched(views):
@@ -74,78 +228,212 @@ def test_the_view_refuses_a_question_nobody_searched(views):
         views.draw("hybrid", {"q": "no-such-question"})
 
 
+# ------------------------------------------------------------------ in the browser
+
+
 @pytest.fixture(scope="module")
 def desktop(make_page_module, site_url):
     return open_page(make_page_module, site_url, "#lab-hybrid")
 
 
+def fused_shown(section):
+    """The fused list as Chromium shows it: (id, exact score) per row."""
+    return [(pid, float(value)) for pid, value in section.evaluate(
+        "s => [...s.querySelectorAll('.lab-col[data-list=hybrid] li[data-pid]')].map(li => "
+        "[li.dataset.pid, li.querySelector('data.score').value])")]
+
+
+def drag(section, selector, value):
+    """Move a range as a drag does: set its value and let it say so."""
+    section.locator(selector).evaluate(
+        "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})); }", value)
+
+
 @pytest.mark.browser
-def test_the_picker_changes_the_question_and_the_link(desktop, data):
+def test_sliders_by_keyboard_and_drag_redraw_with_pythons_numbers_and_go_into_the_link(desktop, data):
     section = lab(desktop, "hybrid")
-    for q in presets(data)[:3]:
-        section.locator('select[data-picker="question"]').select_option(q["id"])
-        check(section.locator(".lab-output").inner_html(), data, q)
-        assert hash_of(desktop) == f"#lab-hybrid?q={q['id']}"
+    section.locator(PICKER).select_option("g05")
+    assert hash_of(desktop) == "#lab-hybrid?q=g05&k=60&depth=8"
+    k_slider = section.locator(K)
+    k_slider.focus()
+    desktop.keyboard.press("Home")
+    expect(section.locator("output[data-shows=k]")).to_have_text("1")
+    assert fused_shown(section) == fused_by_python(data, "g05", 1, 8)[:8]
+    desktop.keyboard.press("ArrowRight")
+    expect(section.locator("output[data-shows=k]")).to_have_text("2")
+    assert fused_shown(section) == fused_by_python(data, "g05", 2, 8)[:8]
+    assert hash_of(desktop) == "#lab-hybrid?q=g05&k=2&depth=8"
+    desktop.keyboard.press("Tab")
+    expect(section.locator(DEPTH)).to_be_focused()
+    desktop.keyboard.press("End")
+    expect(section.locator("output[data-shows=depth]")).to_have_text("20")
+    assert fused_shown(section) == fused_by_python(data, "g05", 2, 20)[:20]
+    # A seeded sample of the grid, by dragging both sliders.
+    chosen = random.Random(18).sample([(q["id"], k, d) for q in presets(data) for k in GRID_K for d in GRID_DEPTH], 6)
+    for qid, k, depth in chosen:
+        section.locator(PICKER).select_option(qid)
+        drag(section, K, k)
+        drag(section, DEPTH, depth)
+        assert fused_shown(section) == fused_by_python(data, qid, k, depth)[:depth], (qid, k, depth)
+        assert hash_of(desktop) == f"#lab-hybrid?q={qid}&k={k}&depth={depth}"
+    # Back to the page's settings with one button; the reader lands on the first slider.
+    section.locator("button.hybrid-reset").click()
+    expect(k_slider).to_be_focused()
+    expect(section.locator("output[data-shows=k]")).to_have_text(str(data["settings"]["rrf_k"]))
+    assert hash_of(desktop) == f"#lab-hybrid?q={chosen[-1][0]}&k=60&depth=8"
+
+
+REDRAW_TIMES_JS = """async ([selector, values]) => {
+    const slider = document.querySelector(selector);
+    const long = [];
+    const observer = new PerformanceObserver((list) => long.push(...list.getEntries().map((e) => e.duration)));
+    observer.observe({ type: "longtask" });
+    const times = [];
+    for (const value of values) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const start = performance.now();
+        slider.value = String(value);
+        slider.dispatchEvent(new Event("input", { bubbles: true }));
+        void slider.closest("section").getBoundingClientRect().height;  // style and layout included
+        times.push(performance.now() - start);
+    }
+    await RAG.linksSettled();
+    await new Promise((resolve) => setTimeout(resolve, 800));  // the announcement, once the reader pauses
+    observer.disconnect();
+    return { times, long };
+}"""
+SWEEPS = 3
+
+
+def main_thread_tasks(trace) -> list[dict]:
+    """The page's main-thread tasks in a Chromium trace: wall time and CPU time, in ms."""
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    mains = {(e["pid"], e["tid"]) for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    return [{"wall": e["dur"] / 1000, "cpu": e.get("tdur", e["dur"]) / 1000} for e in events
+            if e.get("name") == "RunTask" and e.get("ph") == "X" and (e["pid"], e["tid"]) in mains]
+
+
+@pytest.mark.browser
+def test_a_drag_redraws_within_a_frame_and_no_task_is_long(make_page, site_url, browser, tmp_path):
+    """Each slider dragged over its whole range and back, step by step, three times, with the
+    passages gliding (motion on). A step's time is its fastest sweep's (each step: the input
+    event, the redraw, style and layout). A task's length is the CPU time Chromium's trace gives
+    it on the page's main thread: this machine is shared, and the time another process holds the
+    CPU lengthens a task's wall time without being the page's work."""
+    page = open_page(make_page, site_url, "#lab-hybrid?q=upload-4021&k=60&depth=8", reduced_motion="no-preference")
+    lab(page, "hybrid")
+    k_sweep = list(range(60, 0, -1)) + list(range(1, 101)) + list(range(100, 59, -1))
+    depth_sweep = list(range(8, 0, -1)) + list(range(1, 21)) + list(range(20, 7, -1))
+    for selector, values in ((K, k_sweep), (DEPTH, depth_sweep)):
+        trace = tmp_path / "trace.json"
+        browser.start_tracing(page=page, path=str(trace), categories=["devtools.timeline", "disabled-by-default-devtools.timeline"])
+        sweeps = [page.evaluate(REDRAW_TIMES_JS, [f"#lab-hybrid {selector}", values]) for _ in range(SWEEPS)]
+        browser.stop_tracing()
+        tasks = main_thread_tasks(json.loads(trace.read_text("utf-8")))
+        steps = [min(times) for times in zip(*(sweep["times"] for sweep in sweeps))]
+        median = statistics.median(steps)
+        longest = max(tasks, key=lambda task: task["cpu"])
+        print(f"{selector}: {len(values)} steps x {SWEEPS} sweeps, median {median:.2f} ms, slowest step {max(steps):.2f} ms; "
+              f"{len(tasks)} tasks, the longest {longest['cpu']:.1f} ms of CPU ({longest['wall']:.1f} ms wall); "
+              f"wall-clock long tasks seen by the page: {[sweep['long'] for sweep in sweeps]}")
+        assert len(tasks) > len(values), "the trace holds the drag's tasks"
+        assert median <= 16, f"{selector}: a drag step takes {median:.1f} ms at the median"
+        assert longest["cpu"] <= 50, f"{selector}: a task took {longest['cpu']:.1f} ms of CPU"
 
 
 def linked(section):
-    return section.evaluate("""s => [...s.querySelectorAll('li.is-linked')].map(li =>
-        li.closest('.lab-col').dataset.list + ':' + li.dataset.pid)""")
+    return section.evaluate("""s => [...s.querySelectorAll('.is-linked[data-pid]')].map(el =>
+        (el.closest('[data-list]').dataset.list) + ':' + el.dataset.pid + ':' + el.tagName.toLowerCase())""")
 
 
 @pytest.mark.browser
-def test_one_passage_is_marked_across_the_lists_by_mouse_and_keyboard(desktop, data):
+def test_one_passage_is_marked_across_the_chart_and_the_lists_by_mouse_and_keyboard(desktop, data):
     section = lab(desktop, "hybrid")
-    section.locator('select[data-picker="question"]').select_option("upload-4021")
+    section.locator(PICKER).select_option("upload-4021")
+    drag(section, K, data["settings"]["rrf_k"])
+    drag(section, DEPTH, data["settings"]["fusion_depth"])
     q = question(data, "upload-4021")
     run = data["runs"][q["id"]]
     depth = data["settings"]["fusion_depth"]
     answer = q["answer"]
-    section.locator(f'.lab-col[data-list="dense"] li[data-pid="{answer}"]').hover()
+    section.locator(f'g.slope-node[data-pid="{answer}"]').hover()
     where = [name for name in DIGITS if answer in [pid for pid, _ in run[name][:depth]]]
-    assert sorted(linked(section)) == sorted(f"{name}:{answer}" for name in where)
-    rank = {name: next((str(i) for i, (pid, _) in enumerate(run[name][:depth], 1) if pid == answer), "none")
-            for name in DIGITS}
+    marked = linked(section)
+    assert sorted(m for m in marked if not m.startswith("chart:")) == sorted(f"{name}:{answer}:li" for name in where)
+    assert f"chart:{answer}:g" in marked and f"chart:{answer}:path" in marked
+    rank = {name: next((i for i, (pid, _) in enumerate(run[name], 1) if pid == answer), None) for name in DIGITS}
     expect(section.locator(".hybrid-readout")).to_have_text(
-        f"{answer}: dense {rank['dense']}, BM25 {rank['bm25']}, fused {rank['hybrid']} (of the top {depth} each).")
+        f"{answer}: dense {rank['dense']}, BM25 {rank['bm25']}, fused {rank['hybrid']}.")
+    # A passage below one list's top: its rank there, and that it gets no vote from it.
+    below = next(pid for pid, _ in run["bm25"][:depth] if pid not in [p for p, _ in run["dense"][:depth]])
+    section.locator(f'.lab-col[data-list="bm25"] li[data-pid="{below}"]').hover()
+    dense_rank = [pid for pid, _ in run["dense"]].index(below) + 1
+    expect(section.locator(".hybrid-readout")).to_contain_text(f"{below}: dense {dense_rank} (below the top {depth}: no vote)")
     desktop.mouse.move(2, 2)
     assert linked(section) == []
     expect(section.locator(".hybrid-readout")).to_have_text("Point at or tap a passage to see its three ranks.")
-    # Keyboard: one tab stop per list, the arrow keys inside it.
-    section.locator('select[data-picker="question"]').focus()
+    # Keyboard: the chart is one tab stop after the sliders; the arrow keys follow the fused ranks.
+    section.locator(DEPTH).focus()
+    desktop.keyboard.press("Tab")
+    first, second = run["hybrid"][0][0], run["hybrid"][1][0]
+    expect(section.locator(f'g.slope-node[data-pid="{first}"]')).to_be_focused()
+    desktop.keyboard.press("ArrowDown")
+    expect(section.locator(f'g.slope-node[data-pid="{second}"]')).to_be_focused()
+    assert f"hybrid:{second}:li" in linked(section)
+    expect(section.locator(".hybrid-readout")).to_contain_text(f"{second}: dense ")
     desktop.keyboard.press("Tab")
     first_dense = run["dense"][0][0]
     expect(section.locator(f'.lab-col[data-list="dense"] li[data-pid="{first_dense}"]')).to_be_focused()
-    assert f"dense:{first_dense}" in linked(section)
     desktop.keyboard.press("ArrowDown")
-    second = run["dense"][1][0]
-    expect(section.locator(f'.lab-col[data-list="dense"] li[data-pid="{second}"]')).to_be_focused()
-    assert f"dense:{second}" in linked(section) and f"hybrid:{second}" in linked(section)
-    desktop.keyboard.press("Tab")
-    first_bm25 = run["bm25"][0][0]
-    expect(section.locator(f'.lab-col[data-list="bm25"] li[data-pid="{first_bm25}"]')).to_be_focused()
+    expect(section.locator(f'.lab-col[data-list="dense"] li[data-pid="{run["dense"][1][0]}"]')).to_be_focused()
 
 
 @pytest.mark.browser
-def test_a_shared_link_restores_the_question(make_page, site_url, data):
-    page = open_page(make_page, site_url, "#lab-hybrid?q=g30")
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_chart_moves_when_k_changes_unless_the_reader_asks_for_reduced_motion(make_page, site_url, motion):
+    page = open_page(make_page, site_url, "#lab-hybrid?q=upload-4021&k=60&depth=8", reduced_motion=motion)
     section = lab(page, "hybrid")
-    expect(section.locator('select[data-picker="question"]')).to_have_value("g30")
-    check(section.locator(".lab-output").inner_html(), data, question(data, "g30"))
+    drag(section, K, 1)
+    moving = section.evaluate("s => s.querySelector('svg.slope').getAnimations({subtree: true}).length")
+    if motion == "reduce":
+        assert moving == 0
+    else:
+        assert moving > 0, "passages glide to their new places"
 
 
 @pytest.mark.browser
-def test_on_a_phone_the_three_lists_stay_side_by_side_and_a_tap_names_the_ranks(make_page, site_url, data):
-    page = open_page(make_page, site_url, "#lab-hybrid", viewport={"width": 390, "height": 844},
+def test_a_shared_link_restores_the_question_and_both_sliders(make_page, site_url, data):
+    page = open_page(make_page, site_url, "#lab-hybrid?q=g30&k=5&depth=300")
+    section = lab(page, "hybrid")
+    expect(section.locator(PICKER)).to_have_value("g30")
+    expect(section.locator(K)).to_have_value("5")
+    expect(section.locator(DEPTH)).to_have_value("20")
+    expect(section.locator("output[data-shows=depth]")).to_have_text("20")
+    assert fused_shown(section) == fused_by_python(data, "g30", 5, 20)[:20]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 390])
+def test_on_a_phone_everything_fits_and_every_id_is_whole(make_page, site_url, data, width):
+    page = open_page(make_page, site_url, "#lab-hybrid?q=g05&k=60&depth=20", viewport={"width": width, "height": 800},
                      is_mobile=True, has_touch=True)
     section = lab(page, "hybrid")
-    firsts = section.evaluate("""s => [...s.querySelectorAll('.lab-col[data-list]')].map(col =>
-        col.querySelector('li.result').getBoundingClientRect()).map(r => ({top: r.top, left: r.left, right: r.right}))""")
-    assert len({round(box["top"]) for box in firsts}) == 1, "the first rows of the three lists share one line"
-    assert firsts[0]["right"] <= firsts[1]["left"] <= firsts[1]["right"] <= firsts[2]["left"]
-    lists = section.locator(".hybrid-columns").bounding_box()
-    assert lists["height"] < page.viewport_size["height"], "all three lists fit on one phone screen"
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    answer = question(data, "upload-4021")["answer"]
-    section.locator(f'.lab-col[data-list="hybrid"] li[data-pid="{answer}"]').tap()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    outside = section.evaluate("""s => [...s.querySelectorAll('*')].filter(el => el.getBoundingClientRect().right > innerWidth
+        || el.getBoundingClientRect().left < 0).map(el => el.tagName.toLowerCase() + '.' + el.getAttribute('class'))""")
+    assert outside == []
+    # Each id on one line in the lists, and inside its box in the chart.
+    broken = section.evaluate("""s => [...s.querySelectorAll('li.result .pid code')]
+        .filter(code => code.getClientRects().length !== 1).map(code => code.textContent)""")
+    assert broken == []
+    spilled = section.evaluate("""s => [...s.querySelectorAll('g.slope-node')].filter(g => {
+        const box = g.querySelector('rect').getBoundingClientRect(), id = g.querySelector('.slope-id').getBoundingClientRect();
+        return id.left < box.left || id.right > box.right; }).map(g => g.dataset.pid)""")
+    assert spilled == []
+    longest = max(len(p["id"]) for p in data["passages"])
+    assert longest in {len(pid) for pid in section.locator("g.slope-node .slope-id").all_text_contents()}, \
+        "an id as long as the corpus's longest is in this chart"
+    answer = question(data, "g05")["answer"]
+    section.locator(f'g.slope-node[data-pid="{answer}"]').tap()
     expect(section.locator(".hybrid-readout")).to_contain_text(f"{answer}: dense ")

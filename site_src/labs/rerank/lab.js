@@ -1,78 +1,113 @@
-/* Rerank, then cut off (lab.html draws its default). The fused list's top candidates re-sorted
- * by the rerank scores of data.rerank (a cross-encoder's, or hand-written and labelled
- * illustrative) and cut at the reader's threshold.
- * State: {q, t}: a question with rerank scores, and the threshold (null: the control's default). */
-RAG.lab("rerank", {
-  accept(next, ctx) {
-    const { rerank } = ctx.data;
-    const control = ctx.own.control;
-    if (!rerank.by_question[next.q] || !ctx.question(next.q)) return null;
-    const asked = next.t === null || next.t === undefined || next.t === "" ? NaN : Number(next.t);
-    if (!isFinite(asked)) return { q: next.q, t: control.threshold };
-    // Onto the control's steps, as the range input would put it.
+/* Rerank, then cut off: the fused list's top candidates (what the reranker reads) beside the same
+ * candidates re-sorted by their rerank scores (data.rerank: a cross-encoder's, or hand-written and
+ * labelled illustrative) and cut at the reader's threshold; candidates without a score come last.
+ * State: {q, t}: a question with rerank scores, and the threshold (null: the control's default,
+ * which depends on where the scores came from; own.control). */
+(() => {
+  const h = RAG.h;
+  const DASH = "\u2013";
+
+  /** A threshold onto the control's range and steps, as the range input would put it; the
+   *  control's default when there is none (a link without t, or with t that is not a number). */
+  function onControl(value, control) {
+    const asked = value === null || value === undefined || value === "" ? NaN : Number(value);
+    if (!isFinite(asked)) return control.threshold;
     const steps = Math.round((Math.min(control.max, Math.max(control.min, asked)) - control.min) / control.step);
-    return { q: next.q, t: Number((control.min + steps * control.step).toFixed(6)) };
-  },
+    return Number((control.min + steps * control.step).toFixed(6));
+  }
 
-  setup(ctx) {
-    const range = ctx.find('input[name="rerank-threshold"]');
-    ctx.on(range, "input", () => ctx.set({ t: range.value }, { announce: "later" }));  // said once the reader stops dragging
-  },
-
-  draw(ctx) {
-    const { data, state } = ctx;
-    const { rerank } = data;
-    const control = ctx.own.control;
-    const answer = ctx.question(state.q).answer;
-    const section = Object.fromEntries(data.passages.map((p) => [p.id, p.section]));
-    const candidates = ctx.question(state.q).runs.hybrid.slice(0, rerank.depth);
-    const fusedIds = candidates.map(([pid]) => pid);
-    const scored = rerank.by_question[state.q].filter(([pid]) => fusedIds.includes(pid));
-    const scoredIds = scored.map(([pid]) => pid);
-    const fusedRank = (pid) => `fused rank ${fusedIds.indexOf(pid) + 1}`;
-    const name = (pid) => RAG.el("span", { class: "pid" }, RAG.el("code", null, pid), " ",
-      RAG.el("span", { class: "title" }, section[pid]));
-    const threshold = RAG.fixed(state.t, 2);
-
-    ctx.find('input[name="rerank-threshold"]').value = String(state.t);
-    ctx.find('output[name="rerank-threshold-value"]').textContent = threshold;
-
-    RAG.replace(ctx.find("ol.rerank-in"), candidates.map(([pid, value], i) => RAG.el("li", {
-      class: ["result", pid === answer ? "is-answer" : ""], dataset: { pid } },
-      RAG.el("span", { class: "rank" }, String(i + 1)),
-      name(pid),
-      RAG.el("span", { class: "score" }, RAG.fixed(value, 5)),
-      pid === answer ? RAG.el("span", { class: "flag" }, "right passage") : null)));
-
-    const kept = scored.filter(([, value]) => value >= state.t).map(([pid]) => pid);
-    RAG.replace(ctx.find("ol.rerank-out"), scored.map(([pid, value], i) => {
-      const keep = value >= state.t;
-      return RAG.el("li", {
-        class: ["result", pid === answer ? "is-answer" : "", keep && i === 0 ? "is-winner" : "",
-                keep ? "" : "is-removed", keep ? "" : "is-cut"], dataset: { pid } },
-        RAG.el("span", { class: "rank" }, String(i + 1)),
-        name(pid),
-        RAG.el("meter", { class: "score-bar", min: String(control.min), max: String(control.max), value: String(value),
-                          "aria-hidden": "true" }),
-        RAG.el("span", { class: "score" }, RAG.fixed(value, control.digits)),
-        RAG.el("span", { class: "flag" }, !keep ? "cut" : pid === answer ? "right passage" : "kept"),
-        RAG.el("p", { class: "detail" }, fusedRank(pid)));
-    }), fusedIds.filter((pid) => !scoredIds.includes(pid)).map((pid) => RAG.el("li", {
-      class: ["result", "is-unscored", pid === answer ? "is-answer" : ""], dataset: { pid } },
-      RAG.el("span", { class: "rank" }, "\u2013"),
-      name(pid),
-      RAG.el("span", { class: "score" }, "\u2013"),
-      RAG.el("span", { class: "flag" }, "no score written"),
-      RAG.el("p", { class: "detail" }, fusedRank(pid)))));
-
+  /** What happens to the right passage: it keeps its rank, moves, is cut, has no score, or was
+   *  never a candidate. */
+  function fate({ answer, fusedIds, scoredIds, kept }) {
     const was = fusedIds.indexOf(answer) + 1;
     const at = kept.includes(answer) ? scoredIds.indexOf(answer) + 1 : 0;
-    const fate = at && at === was ? `stays at rank ${at}.`
-      : at ? `moves from fused rank ${was} to rank ${at}.`
-      : scoredIds.includes(answer) ? "is cut."
-      : was ? "has no score." : "is not among the candidates.";
-    const head = `Kept ${kept.length} of ${candidates.length} candidates at threshold ${threshold}. The right passage, `;
-    RAG.replace(ctx.find(".lab-status"), head, RAG.el("code", null, answer), `, ${fate}`);
-    return `${head}${answer}, ${fate}`;
-  },
-});
+    if (at && at === was) return `stays at rank ${at}.`;
+    if (at) return `moves from fused rank ${was} to rank ${at}.`;
+    if (scoredIds.includes(answer)) return "is cut.";
+    return was ? "has no score." : "is not among the candidates.";
+  }
+
+  const statusHead = (props) =>
+    `Kept ${props.kept.length} of ${props.candidates.length} candidates at threshold ${RAG.fixed(props.t, 2)}. The right passage, `;
+
+  function name(props, pid) {
+    return h("span", { class: "pid" }, h("code", null, pid), " ", h("span", { class: "title" }, props.sections[pid]));
+  }
+
+  const fusedRank = (props, pid) => h("p", { class: "detail" }, `fused rank ${props.fusedIds.indexOf(pid) + 1}`);
+
+  function candidateRow(props, [pid, value], index) {
+    return h("li", { class: ["result", pid === props.answer && "is-answer"], "data-pid": pid },
+      h("span", { class: "rank" }, String(index + 1)),
+      name(props, pid),
+      h("span", { class: "score" }, RAG.fixed(value, 5)),
+      pid === props.answer ? h("span", { class: "flag" }, "right passage") : null);
+  }
+
+  function rerankedRow(props, [pid, value], index) {
+    const { control } = props;
+    const keep = value >= props.t;
+    return h("li", {
+      class: ["result", pid === props.answer && "is-answer", keep && index === 0 && "is-winner", !keep && "is-removed",
+              !keep && "is-cut"], "data-pid": pid },
+    h("span", { class: "rank" }, String(index + 1)),
+    name(props, pid),
+    h("meter", { class: "score-bar", min: String(control.min), max: String(control.max), value: String(value),
+                 "aria-hidden": "true" }),
+    h("span", { class: "score" }, RAG.fixed(value, control.digits)),
+    h("span", { class: "flag" }, !keep ? "cut" : pid === props.answer ? "right passage" : "kept"),
+    fusedRank(props, pid));
+  }
+
+  function unscoredRow(props, pid) {
+    return h("li", { class: ["result", "is-unscored", pid === props.answer && "is-answer"], "data-pid": pid },
+      h("span", { class: "rank" }, DASH),
+      name(props, pid),
+      h("span", { class: "score" }, DASH),
+      h("span", { class: "flag" }, "no score written"),
+      fusedRank(props, pid));
+  }
+
+  RAG.lab("rerank", {
+    accept(next, input) {
+      if (!input.data.rerank.by_question[next.q] || !input.question(next.q)) return null;
+      return { q: next.q, t: onControl(next.t, input.own.control) };
+    },
+
+    props(state, input) {
+      const { rerank } = input.data;
+      const candidates = input.question(state.q).runs.hybrid.slice(0, rerank.depth);
+      const fusedIds = candidates.map(([pid]) => pid);
+      const scored = rerank.by_question[state.q].filter(([pid]) => fusedIds.includes(pid));
+      const scoredIds = scored.map(([pid]) => pid);
+      return {
+        t: state.t, control: input.own.control, answer: input.question(state.q).answer,
+        illustrative: rerank.source === "illustrative", label: rerank.label,
+        candidates, fusedIds, scored, scoredIds,
+        unscored: fusedIds.filter((pid) => !scoredIds.includes(pid)),
+        kept: scored.filter(([, value]) => value >= state.t).map(([pid]) => pid),
+        sections: Object.fromEntries(input.data.passages.map((p) => [p.id, p.section])),
+      };
+    },
+
+    view(props) {
+      return [
+        h("p", { class: "lab-status" }, statusHead(props), h("code", null, props.answer), `, ${fate(props)}`),
+        h("div", { class: "lab-columns rerank-columns" },
+          h("div", { class: "lab-col" },
+            h("h4", { id: "rerank-in-title" }, "Fused list \u00b7 what the reranker reads"),
+            h("ol", { class: "results rerank-in", "aria-labelledby": "rerank-in-title" },
+              props.candidates.map((pair, i) => candidateRow(props, pair, i)))),
+          h("div", { class: "lab-col" },
+            h("h4", { id: "rerank-out-title" }, `Reranked \u00b7 ${props.illustrative ? "illustrative scores" : props.label}`),
+            h("ol", { class: "results rerank-out", "aria-labelledby": "rerank-out-title" },
+              props.scored.map((pair, i) => rerankedRow(props, pair, i)),
+              props.unscored.map((pid) => unscoredRow(props, pid))))),
+      ];
+    },
+
+    summary(props) {
+      return `${statusHead(props)}${props.answer}, ${fate(props)}`;
+    },
+  });
+})();

@@ -1,8 +1,11 @@
-"""Rerank, then cut off (site_src/labs/rerank/): the threshold control's
-range follows where the scores came from; in the browser, every question with rerank scores
-and every threshold shows the fused candidates, the reranked list and what the cut keeps, as
-the build's data has them, by mouse, by keyboard and from a shared link."""
+"""Rerank, then cut off (site_src/labs/rerank/): the threshold control's range follows where the
+scores came from; its view draws, for every question with rerank scores and every threshold the
+control offers, the fused candidates, the reranked list and what the cut keeps, as the build's
+data has them (checked in Node); a link is held to the control's range and questions; in the
+browser, the threshold moves by drag and keyboard and goes into the link, and on a phone the two
+lists stay side by side."""
 
+import re
 from types import SimpleNamespace
 
 import pytest
@@ -10,6 +13,7 @@ from playwright.sync_api import expect
 
 from site_src.labs.rerank import data as rerank
 from support.labs import hash_of, lab, open_page
+from support.views import markup, text
 
 PICKER = 'select[data-picker="question"]'
 RANGE = 'input[name="rerank-threshold"]'
@@ -54,44 +58,115 @@ def test_the_page_opens_on_a_question_with_rerank_scores(data):
     assert data["labs"]["rerank"] == {"control": rerank.threshold_control(data["rerank"])}
 
 
-# ------------------------------------------------------------------ in the browser
+# ------------------------------------------------------------------ what the view draws (Node)
 
 
-def check(section, data, qid, threshold):
-    """The lab shows question `qid` cut at `threshold` exactly as the build's data has it."""
+def thresholds(control):
+    """Every value the range offers, min to max by step."""
+    count = round((control["max"] - control["min"]) / control["step"])
+    return [round(control["min"] + i * control["step"], 6) for i in range(count + 1)]
+
+
+def check(html, data, qid, threshold):
+    """The drawing shows question `qid` cut at `threshold` exactly as the build's data has it."""
     scores = data["rerank"]
     control = data["labs"]["rerank"]["control"]
     answer = next(q["answer"] for q in data["questions"] if q["id"] == qid)
-    candidates = [pid for pid, _ in data["runs"][qid]["hybrid"][:scores["depth"]]]
+    fused = data["runs"][qid]["hybrid"][:scores["depth"]]
+    candidates = [pid for pid, _ in fused]
     scored = [(pid, s) for pid, s in scores["by_question"][qid] if pid in candidates]
     unscored = [pid for pid in candidates if pid not in dict(scored)]
-    shown = section.evaluate("""s => ({
-        inputs: [...s.querySelectorAll('ol.rerank-in li')].map(li => li.dataset.pid),
-        out: [...s.querySelectorAll('ol.rerank-out li')].map(li => ({id: li.dataset.pid,
-            score: li.querySelector('.score').textContent, flag: li.querySelector('.flag').textContent,
-            cut: li.classList.contains('is-removed'), detail: li.querySelector('.detail').textContent})),
-        status: s.querySelector('.lab-status').textContent,
-        shown: s.querySelector('output').textContent,
-        range: s.querySelector('input[name="rerank-threshold"]').value})""")
-    assert shown["inputs"] == candidates
-    assert [r["id"] for r in shown["out"]] == [pid for pid, _ in scored] + unscored
+    drawing = markup(html)
+    inputs = drawing.css("ol.rerank-in > li")
+    assert [li.attributes["data-pid"] for li in inputs] == candidates
+    assert [text(li.css_first(".score")) for li in inputs] == [f"{s:.5f}" for _, s in fused]
+    assert [text(li.css_first(".rank")) for li in inputs] == [str(i) for i in range(1, len(candidates) + 1)]
+    assert [li.attributes["data-pid"] for li in drawing.css("ol.rerank-in > li.is-answer")] == \
+        ([answer] if answer in candidates else [])
+    out = drawing.css("ol.rerank-out > li")
+    assert [li.attributes["data-pid"] for li in out] == [pid for pid, _ in scored] + unscored
     kept = [pid for pid, s in scored if s >= threshold]
-    for row, (pid, score) in zip(shown["out"], scored):
-        assert row["score"] == f"{score:.{control['digits']}f}"
-        assert row["cut"] == (score < threshold)
-        assert row["flag"] == ("cut" if score < threshold else "right passage" if pid == answer else "kept")
-        assert row["detail"] == f"fused rank {candidates.index(pid) + 1}"
-    for row in shown["out"][len(scored):]:
-        assert row["flag"] == "no score written" and row["score"] == "–"
-        assert row["detail"] == f"fused rank {candidates.index(row['id']) + 1}"
-    assert shown["shown"] == f"{threshold:.2f}"
-    assert float(shown["range"]) == pytest.approx(threshold)
-    assert shown["status"].startswith(f"Kept {len(kept)} of {len(candidates)} candidates at threshold {threshold:.2f}.")
+    for index, (row, (pid, score)) in enumerate(zip(out, scored)):
+        classes = row.attributes["class"].split()
+        assert text(row.css_first(".rank")) == str(index + 1)
+        assert text(row.css_first(".score")) == f"{score:.{control['digits']}f}"
+        assert ("is-cut" in classes) == ("is-removed" in classes) == (score < threshold)
+        assert ("is-winner" in classes) == (index == 0 and score >= threshold)
+        assert text(row.css_first(".flag")) == ("cut" if score < threshold else "right passage" if pid == answer else "kept")
+        assert text(row.css_first(".detail")) == f"fused rank {candidates.index(pid) + 1}"
+        assert float(row.css_first("meter").attributes["value"]) == score
+    for row in out[len(scored):]:
+        assert "is-unscored" in row.attributes["class"].split()
+        assert text(row.css_first(".flag")) == "no score written" and text(row.css_first(".score")) == "–"
+        assert text(row.css_first(".detail")) == f"fused rank {candidates.index(row.attributes['data-pid']) + 1}"
+    status = text(drawing.css_first(".lab-status"))
+    assert status.startswith(f"Kept {len(kept)} of {len(candidates)} candidates at threshold {threshold:.2f}. "
+                             f"The right passage, {answer}, ")
+    was = candidates.index(answer) + 1 if answer in candidates else None
     if answer in kept:
-        at, was = kept.index(answer) + 1, candidates.index(answer) + 1
-        assert shown["status"].endswith(f"stays at rank {at}." if at == was else f"moves from fused rank {was} to rank {at}.")
+        at = [pid for pid, _ in scored].index(answer) + 1
+        assert status.endswith(f"stays at rank {at}." if at == was else f"moves from fused rank {was} to rank {at}.")
     elif answer in dict(scored):
-        assert shown["status"].endswith(f"The right passage, {answer}, is cut.")
+        assert status.endswith("is cut.")
+    else:
+        assert status.endswith("has no score." if was else "is not among the candidates.")
+
+
+def test_every_question_and_threshold_is_drawn_as_the_builds_scores_and_cut(views, data):
+    control = data["labs"]["rerank"]["control"]
+    states = [{"q": qid, "t": t} for qid in data["rerank"]["by_question"] for t in thresholds(control)]
+    assert len(states) == len(data["rerank"]["by_question"]) * (round((control["max"] - control["min"]) / control["step"]) + 1)
+    for state, drawing in zip(states, views.draw_many("rerank", states)):
+        assert drawing.state == state
+        check(drawing.html, data, state["q"], state["t"])
+
+
+def test_the_default_threshold_is_the_controls_and_the_scores_source_is_said(views, data):
+    drawing = views.draw("rerank", dict(rerank.STATE))
+    assert drawing.state == {"q": rerank.STATE["q"], "t": data["labs"]["rerank"]["control"]["threshold"]}
+    heading = text(markup(drawing.html).css_first("#rerank-out-title"))
+    assert heading == ("Reranked · illustrative scores" if data["rerank"]["source"] == "illustrative"
+                       else f"Reranked · {data['rerank']['label']}")
+
+
+def test_a_link_is_held_to_the_controls_range_and_steps(views, data):
+    control = data["labs"]["rerank"]["control"]
+    qid = rerank.STATE["q"]
+    between = control["min"] + 1.4 * control["step"]  # between two steps: onto the nearer, the lower
+    asked = [{"q": qid, "t": "99"}, {"q": qid, "t": str(control["min"] - 5)}, {"q": qid, "t": str(between)},
+             {"q": qid, "t": "a lot"}, {"q": qid}]
+    got = [drawing.state["t"] for drawing in views.draw_many("rerank", asked)]
+    assert got == [control["max"], control["min"], round(control["min"] + control["step"], 6),
+                   control["threshold"], control["threshold"]]
+
+
+def test_a_question_without_rerank_scores_is_refused(views, data):
+    unscored = next(q["id"] for q in data["questions"] if q["id"] not in data["rerank"]["by_question"])
+    with pytest.raises(AssertionError, match="accept\\(\\) refused"):
+        views.draw("rerank", {"q": unscored, "t": 0.5})
+
+
+def test_the_picker_lists_only_the_questions_with_rerank_scores(dist_dir, data):
+    page = (dist_dir / "index.html").read_text("utf-8")
+    frame = page[page.index('id="lab-rerank"'):page.index("</section>", page.index('id="lab-rerank"'))]
+    options = re.findall(r'<option value="([^"]+)"', frame)
+    assert options == [q["id"] for q in data["questions"] if q["id"] in data["rerank"]["by_question"]]
+
+
+# ------------------------------------------------------------------ in the browser
+
+
+def shown(section):
+    """The lab's drawing and its threshold control as they stand."""
+    return (section.locator(".lab-output").inner_html(), section.locator("output").text_content(),
+            section.locator(RANGE).input_value())
+
+
+def check_page(section, data, qid, threshold):
+    html, output, value = shown(section)
+    check(html, data, qid, threshold)
+    assert output == f"{threshold:.2f}"
+    assert float(value) == pytest.approx(threshold)
 
 
 def set_threshold(section, value):
@@ -106,25 +181,18 @@ def desktop(make_page_module, site_url):
 
 
 @pytest.mark.browser
-def test_every_question_and_threshold_shows_the_builds_scores_and_cut(desktop, data):
+def test_a_drag_and_the_picker_redraw_and_go_into_the_link(desktop, data):
     section = lab(desktop, "rerank")
     control = data["labs"]["rerank"]["control"]
     if data["rerank"]["source"] == "illustrative":
         expect(section.locator(".illustrative")).to_contain_text("written by hand")
-    check(section, data, section.locator(PICKER).input_value(), control["threshold"])
-    for qid in data["rerank"]["by_question"]:
+    check_page(section, data, section.locator(PICKER).input_value(), control["threshold"])
+    for qid in list(data["rerank"]["by_question"])[:2]:
         section.locator(PICKER).select_option(qid)
-        for threshold in (control["min"], control["threshold"], round(control["max"] - control["step"], 2), control["max"]):
+        for threshold in (control["min"], control["max"]):
             set_threshold(section, threshold)
-            check(section, data, qid, threshold)
+            check_page(section, data, qid, threshold)
             assert hash_of(desktop) == f"#lab-rerank?q={qid}&t={threshold:g}"
-
-
-@pytest.mark.browser
-def test_the_picker_lists_only_the_questions_with_rerank_scores(desktop, data):
-    section = lab(desktop, "rerank")
-    options = section.locator(f"{PICKER} option").evaluate_all("os => os.map(o => o.value)")
-    assert sorted(options) == sorted(data["rerank"]["by_question"])
 
 
 @pytest.mark.browser
@@ -134,10 +202,10 @@ def test_the_threshold_by_keyboard_and_from_a_shared_link(make_page, site_url, d
     page = open_page(make_page, site_url, f"#lab-rerank?q={qid}&t=0.20")
     section = lab(page, "rerank")
     expect(section.locator(PICKER)).to_have_value(qid)
-    check(section, data, qid, 0.2)
+    check_page(section, data, qid, 0.2)
     section.locator(RANGE).focus()
     page.keyboard.press("ArrowRight")
-    check(section, data, qid, round(0.2 + step, 2))
+    check_page(section, data, qid, round(0.2 + step, 2))
     assert hash_of(page) == f"#lab-rerank?q={qid}&t={0.2 + step:.2f}"
     page.keyboard.press("Shift+Tab")
     expect(section.locator(PICKER)).to_be_focused()
@@ -145,28 +213,23 @@ def test_the_threshold_by_keyboard_and_from_a_shared_link(make_page, site_url, d
     page.keyboard.press("ArrowDown")
     after = options[options.index(qid) + 1] if options.index(qid) + 1 < len(options) else qid
     expect(section.locator(PICKER)).to_have_value(after)
-    check(section, data, after, round(0.2 + step, 2))
+    check_page(section, data, after, round(0.2 + step, 2))
 
 
 @pytest.mark.browser
-def test_a_link_is_held_to_the_controls_range_and_questions(desktop, data):
+def test_a_changed_link_moves_the_control_or_is_refused(desktop, data):
     section = lab(desktop, "rerank")
     control = data["labs"]["rerank"]["control"]
     qid = next(iter(data["rerank"]["by_question"]))
     desktop.evaluate("(q) => { location.hash = '#lab-rerank?q=' + q + '&t=' + 99; }", qid)
     expect(section.locator("output")).to_have_text(f"{control['max']:.2f}")
-    check(section, data, qid, control["max"])
-    # Between steps: onto the nearest step, as the range itself would put it.
-    desktop.evaluate("(q) => { location.hash = '#lab-rerank?q=' + q + '&t=0.33'; }", qid)
-    snapped = round(control["min"] + round((0.33 - control["min"]) / control["step"]) * control["step"], 6)
-    expect(section.locator("output")).to_have_text(f"{snapped:.2f}")
-    check(section, data, qid, snapped)
+    check_page(section, data, qid, control["max"])
     # A question without rerank scores is refused: the lab keeps what it showed.
     unscored = next(q["id"] for q in data["questions"] if q["id"] not in data["rerank"]["by_question"])
     desktop.evaluate("(q) => { location.hash = '#lab-rerank?q=' + q + '&t=0.5'; }", unscored)
     desktop.wait_for_timeout(100)
     expect(section.locator(PICKER)).to_have_value(qid)
-    check(section, data, qid, snapped)
+    check_page(section, data, qid, control["max"])
 
 
 @pytest.mark.browser

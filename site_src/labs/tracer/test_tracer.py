@@ -1,8 +1,9 @@
-"""The tracer (site_src/labs/tracer/): for each of the five tracer
-questions, every stage shows the build's numbers (the ranked lists and their scores, the
-passages the prompt carries, its token count, the illustrative answer with its citations, the
-real citation check); the stages can be stepped through by mouse and keyboard; a citation jumps
-to its passage; a shared link and the section's own links open a trace; nothing sticks out on
+"""The tracer (site_src/labs/tracer/): its view draws, for each of the five tracer questions,
+every stage with the build's numbers (the ranked lists and their scores, the passages the
+prompt carries, its token count, the illustrative answer with its citations, the real citation
+check), and one stage at a time with the buttons that step to its neighbours (checked in
+Node); in the browser, the stages are stepped through by mouse and keyboard, a citation jumps to
+its passage, a shared link and the section's own links open a trace, and nothing sticks out on
 a phone."""
 
 from types import SimpleNamespace
@@ -14,6 +15,7 @@ from site_src.labs.rerank import data as rerank_lab
 from site_src.labs.tracer import data as tracer_lab
 from support.browser import VIEWPORTS
 from support.labs import hash_of, lab, open_page
+from support.views import markup, text
 
 STAGES = ["dense", "bm25", "fused", "rerank", "prompt", "answer", "check"]
 LABELS = ["Dense", "BM25", "Fused", "Rerank", "Prompt", "Answer", "Check"]
@@ -26,12 +28,14 @@ PICKER = 'select[data-picker="question"]'
 
 def test_the_lab_opens_on_the_first_tracer_with_every_stage(data):
     assert tracer_lab.STATE == {"q": data["tracers"][0]["id"], "stage": "all"}
-    assert data["labs"]["tracer"] == {"depth": tracer_lab.DEPTH, "cutoff": data["labs"]["rerank"]["control"]["threshold"]}
+    assert data["labs"]["tracer"] == {"depth": tracer_lab.DEPTH, "cutoff": data["labs"]["rerank"]["control"]["threshold"],
+                                      "stages": [[key, label] for key, label in zip(STAGES, LABELS)]}
 
 
 def test_its_cut_off_is_the_rerank_labs_default_threshold():
     illustrative = SimpleNamespace(data={"rerank": {"source": "illustrative", "by_question": {}}})
-    assert tracer_lab.data(illustrative) == {"depth": tracer_lab.DEPTH, "cutoff": rerank_lab.THRESHOLD}
+    assert tracer_lab.data(illustrative) == {"depth": tracer_lab.DEPTH, "cutoff": rerank_lab.THRESHOLD,
+                                             "stages": tracer_lab.STAGES}
     # A real cross-encoder's scores are logits around 0: the cut-off is 0.
     model = SimpleNamespace(data={"rerank": {"source": "model", "by_question": {"q": [["a", 3.2], ["b", -4.1]]}}})
     assert tracer_lab.data(model)["cutoff"] == 0.0
@@ -44,7 +48,7 @@ def test_its_questions_are_the_five_tracer_questions(data):
     assert len(tracers) == 5
 
 
-# ------------------------------------------------------------------ what it shows
+# ------------------------------------------------------------------ what the view draws (Node)
 
 
 def expected_rows(ranking, answer, depth, digits):
@@ -55,12 +59,6 @@ def expected_rows(ranking, answer, depth, digits):
     elif at >= depth:
         rows.append((str(at + 1), answer, f"{ranking[at][1]:.{digits}f}"))
     return rows
-
-
-def shown_rows(stage):
-    return stage.locator("ol.trace-list > li").evaluate_all(
-        "lis => lis.map(li => [li.querySelector('.rank').textContent, li.querySelector('.pid code').textContent,"
-        " li.querySelector('.score').textContent])")
 
 
 def rank_in(ranking, pid):
@@ -81,58 +79,99 @@ def expected_readout(data, tracer):
             f"{illustrative}; {where}. Citations: {passed} of {len(tracer['claims'])} pass every check.")
 
 
-def check_tracer(section, data, tracer):
+def check_tracer(html, data, tracer):
+    """Every stage of the drawing against the build's data for this tracer question."""
+    drawing = markup(html)
+    stage = lambda key: drawing.css_first(f'.trace-stage[data-stage="{key}"]')  # noqa: E731
     q, answer, depth = tracer["id"], tracer["answer"], data["labs"]["tracer"]["depth"]
     runs = data["runs"][q]
     rerank = data["rerank"]["by_question"].get(q, tracer["rerank"])
     for key, ranking in (("dense", runs["dense"]), ("bm25", runs["bm25"]), ("fused", runs["hybrid"]),
                          ("rerank", rerank)):
-        stage = section.locator(f'.trace-stage[data-stage="{key}"]')
-        assert [tuple(r) for r in shown_rows(stage)] == expected_rows(ranking, answer, depth, DIGITS[key]), (q, key)
-        answer_rows = stage.locator("li.is-answer .pid code").all_inner_texts()
-        assert answer_rows == [answer], (q, key)
+        rows = [(text(li.css_first(".rank")), text(li.css_first(".pid code")), text(li.css_first(".score")))
+                for li in stage(key).css("ol.trace-list > li")]
+        assert rows == expected_rows(ranking, answer, depth, DIGITS[key]), (q, key)
+        assert [text(code) for code in stage(key).css("li.is-answer .pid code")] == [answer], (q, key)
     sent = tracer["sent"]
     assert sent == [pid for pid, _ in runs["hybrid"][:data["settings"]["prompt_passages"]]]
-    prompt = section.locator('.trace-stage[data-stage="prompt"]')
-    assert prompt.locator(".trace-sent > li .pid code").all_inner_texts() == sent
-    assert prompt.locator(".trace-sent > li .score").all_inner_texts() == [f"{s:.4f}" for _, s in runs["hybrid"][:len(sent)]]
-    expect(prompt.locator(".trace-note").first).to_contain_text(f"{data['prompt_tokens'][q][str(len(sent))]} tokens")
+    prompt = stage("prompt")
+    assert [text(code) for code in prompt.css(".trace-sent > li .pid code")] == sent
+    assert [text(score) for score in prompt.css(".trace-sent > li .score")] == \
+        [f"{s:.4f}" for _, s in runs["hybrid"][:len(sent)]]
+    assert f"{data['prompt_tokens'][q][str(len(sent))]} tokens ({data['tokens']['tokenizer']})" in \
+        text(prompt.css_first(".trace-note"))
     # The prompt takes the fused list; the rerank stage's cut-off says which of its passages a
     # reranking pipeline would have dropped.
     cutoff = data["labs"]["tracer"]["cutoff"]
     kept = [pid for pid, score in rerank if score >= cutoff]
     dropped = [pid for pid in sent if pid not in kept]
-    rerank_stage = section.locator('.trace-stage[data-stage="rerank"]')
-    expect(rerank_stage.locator(".trace-cutoff")).to_have_text(
+    assert text(stage("rerank").css_first(".trace-cutoff")) == (
         f"A cut-off at {cutoff:.2f} keeps {len(kept)}: {', '.join(kept)}." if kept
         else f"A cut-off at {cutoff:.2f} keeps none of them.")
-    which = prompt.locator(".trace-which")
-    expect(which).to_contain_text("The prompt takes the fused list, not the rerank")
-    expect(which).to_contain_text(
+    which = prompt.css_first(".trace-which")
+    assert "The prompt takes the fused list, not the rerank" in text(which)
+    assert text(which).endswith(
         f"The cut-off at {cutoff:.2f} would have dropped {len(dropped)} of these {len(sent)}: {', '.join(dropped)}."
         if dropped else f"All {len(sent)} pass the cut-off at {cutoff:.2f}.")
-    assert which.locator("code").all_inner_texts() == dropped
-    expect(prompt.locator("a.trace-open-prompt")).to_have_attribute("href", f"#lab-prompt?q={q}&n={len(sent)}")
-    answer_stage = section.locator('.trace-stage[data-stage="answer"]')
-    assert answer_stage.locator(".illustrative p").inner_text() == tracer["answer_text"]
+    assert [text(code) for code in which.css("code")] == dropped
+    assert prompt.css_first("a.trace-open-prompt").attributes["href"] == f"#lab-prompt?q={q}&n={len(sent)}"
+    answer_stage = stage("answer")
+    assert answer_stage.css_first(".illustrative p").text() == tracer["answer_text"]
     markers = [part.split("]")[0] for part in tracer["answer_text"].split("[")[1:]]
-    cites = answer_stage.locator(".trace-cite")
-    assert cites.all_inner_texts() == [f"[{pid}]" for pid in markers]
-    links = answer_stage.locator("a.trace-cite")
-    assert [links.nth(i).get_attribute("href") for i in range(links.count())] == \
+    assert [text(cite) for cite in answer_stage.css(".trace-cite")] == [f"[{pid}]" for pid in markers]
+    assert [a.attributes["href"] for a in answer_stage.css("a.trace-cite")] == \
         [f"#tracer-src-{pid}" for pid in markers if pid in sent]
-    assert answer_stage.locator("mark.trace-cite.is-unsent").all_inner_texts() == \
+    assert [text(m) for m in answer_stage.css("mark.trace-cite.is-unsent")] == \
         [f"[{pid}]" for pid in markers if pid not in sent]
-    rows = section.locator(".trace-claims tbody tr")
-    assert rows.count() == len(tracer["claims"])
-    for i, claim in enumerate(tracer["claims"]):
-        cells = rows.nth(i).locator("td").all_inner_texts()
+    rows = drawing.css(".trace-claims tbody tr")
+    assert len(rows) == len(tracer["claims"])
+    for row, claim in zip(rows, tracer["claims"]):
+        cells = [text(td) for td in row.css("td")]
         assert cells[0] == claim["text"] and cells[1] == claim["source"] and cells[2] == f"“{claim['quote']}”"
         assert cells[3].split()[0] == ("pass" if claim["ok"] else "fail")
-        assert rows.nth(i).locator(".checker-problem").all_inner_texts() == claim["problems"]
+        assert [text(p) for p in row.css(".checker-problem")] == claim["problems"]
     guardrail = "; ".join(tracer["guardrail"]) or "no links, e-mail addresses or requests for credentials found."
-    expect(section.locator(".trace-guardrail")).to_have_text(f"Output guardrail on the answer: {guardrail}")
-    expect(section.locator(".trace-readout")).to_have_text(expected_readout(data, tracer))
+    assert text(drawing.css_first(".trace-guardrail")) == f"Output guardrail on the answer: {guardrail}"
+    assert text(drawing.css_first(".trace-readout")) == expected_readout(data, tracer)
+
+
+def shown_stages(html) -> list[str]:
+    return [div.attributes["data-stage"] for div in markup(html).css(".trace-stage") if "hidden" not in div.attributes]
+
+
+def test_every_stage_of_all_five_questions_is_drawn_with_the_builds_numbers(views, data):
+    states = [{"q": t["id"], "stage": "all"} for t in data["tracers"]]
+    for tracer, drawing in zip(data["tracers"], views.draw_many("tracer", states)):
+        check_tracer(drawing.html, data, tracer)
+        assert text(markup(drawing.html).css_first(".lab-status")) == f"All 7 stages for “{tracer['question']}”."
+        assert shown_stages(drawing.html) == STAGES
+
+
+def test_one_stage_at_a_time_shows_that_stage_and_steps_to_its_neighbours(views, data):
+    tracer = data["tracers"][0]
+    states = [{"q": tracer["id"], "stage": key} for key in ["all"] + STAGES]
+    for state, drawing in zip(states, views.draw_many("tracer", states)):
+        drawing_ = markup(drawing.html)
+        at = STAGES.index(state["stage"]) if state["stage"] != "all" else -1
+        assert shown_stages(drawing.html) == (STAGES if at < 0 else [state["stage"]])
+        assert text(drawing_.css_first(".lab-status")) == (
+            f"All 7 stages for “{tracer['question']}”." if at < 0
+            else f"Stage {at + 1} of 7, {LABELS[at]}, for “{tracer['question']}”.")
+        assert drawing.summary == text(drawing_.css_first(".lab-status"))
+        buttons = {b.attributes["data-step"]: "disabled" in b.attributes for b in drawing_.css(".trace-step button")}
+        assert buttons == {"-1": at <= 0, "1": at == len(STAGES) - 1}
+        assert "trace-stages " + ("is-all" if at < 0 else "is-one") == drawing_.css_first(".trace-stages").attributes["class"]
+
+
+def test_a_link_to_a_question_without_a_trace_is_refused_and_an_unknown_stage_shows_all(views, data):
+    golden = next(q["id"] for q in data["questions"] if q["set"] == "golden")
+    with pytest.raises(AssertionError, match="accept\\(\\) refused"):
+        views.draw("tracer", {"q": golden, "stage": "rerank"})
+    assert views.draw("tracer", {"q": data["tracers"][2]["id"], "stage": "nonsense"}).state == \
+        {"q": data["tracers"][2]["id"], "stage": "all"}
+
+
+# ------------------------------------------------------------------ in the browser
 
 
 def visible_stages(section) -> list[str]:
@@ -151,25 +190,24 @@ def desktop(make_page_module, site_url):
 
 
 @pytest.mark.browser
-def test_without_javascript_the_default_shows_every_stage_of_the_first_question(make_page, site_url, data):
+def test_without_javascript_the_default_shows_every_stage_and_no_buttons(make_page, site_url, data):
     page = open_page(make_page, site_url, java_script_enabled=False, render_all=True)
     section = lab(page, "tracer")
     for key in STAGES:
         expect(section.locator(f'.trace-stage[data-stage="{key}"]')).to_be_visible()
-    expect(section.locator(".lab-status")).to_have_text(f"All 7 stages for “{data['tracers'][0]['question']}”.")
-    check_tracer(section, data, data["tracers"][0])
+    expect(section.locator(".trace-step")).to_be_hidden()
+    check_tracer(section.locator(".lab-output").inner_html(), data, data["tracers"][0])
 
 
 @pytest.mark.browser
-def test_the_numbers_equal_the_builds_for_all_five_questions(desktop, data):
+def test_the_picker_lists_the_five_questions_and_each_goes_into_the_link(desktop, data):
     section = lab(desktop, "tracer")
-    assert len(data["tracers"]) == 5
     assert section.locator(f"{PICKER} option").evaluate_all("os => os.map(o => o.value)") == \
         [t["id"] for t in data["tracers"]]
     for tracer in data["tracers"]:
         section.locator(PICKER).select_option(tracer["id"])
         expect(section.locator(".lab-status")).to_have_text(f"All 7 stages for “{tracer['question']}”.")
-        check_tracer(section, data, tracer)
+        check_tracer(section.locator(".lab-output").inner_html(), data, tracer)
         assert hash_of(desktop) == f"#lab-tracer?q={tracer['id']}&stage=all"
 
 
@@ -230,7 +268,7 @@ def test_the_stages_step_by_keyboard(desktop, data):
     assert visible_stages(section) == ["rerank"]
     assert hash_of(desktop) == f"#lab-tracer?q={second['id']}&stage=rerank"
     section.locator('input[name="tracer-stage"][value="all"] + span').click()
-    check_tracer(section, data, second)
+    check_tracer(section.locator(".lab-output").inner_html(), data, second)
 
 
 @pytest.mark.browser
@@ -242,7 +280,7 @@ def test_a_shared_link_restores_the_question_and_the_stage(make_page, site_url, 
     expect(section.locator('input[name="tracer-stage"][value="rerank"]')).to_be_checked()
     assert visible_stages(section) == ["rerank"]
     section.locator('input[name="tracer-stage"][value="all"] + span').click()
-    check_tracer(section, data, tracer)
+    check_tracer(section.locator(".lab-output").inner_html(), data, tracer)
 
 
 @pytest.mark.browser
@@ -255,7 +293,7 @@ def test_a_link_to_a_question_without_a_trace_or_an_unknown_stage_is_not_followe
     page.evaluate("(q) => { location.hash = '#lab-tracer?q=' + q + '&stage=nonsense'; }", data["tracers"][2]["id"])
     expect(section.locator(PICKER)).to_have_value(data["tracers"][2]["id"])
     assert visible_stages(section) == STAGES
-    check_tracer(section, data, data["tracers"][2])
+    expect(section.locator(".lab-status")).to_have_text(f"All 7 stages for “{data['tracers'][2]['question']}”.")
 
 
 @pytest.mark.browser
