@@ -5,7 +5,8 @@ and the page's totals, which the reading-path control and section 1 state.
 The model: prose at PROSE_WPM words a minute; code and program output at CODE_WPM; a lab, its
 own sentences (introduction, status, lesson, caption: LAB_PROSE) at PROSE_WPM and LAB_MINUTES
 for trying it and looking at what it draws (its lists and tables are looked at, not read word by
-word). Formulas, figures and text only a screen reader hears are not counted. Times are rounded
+word). A practice question counts its question and choices; its answer, read once answered, is
+not counted. Formulas, figures and text only a screen reader hears are not counted. Times are rounded
 to whole minutes (at least one).
 
 Example: minutes(Words(prose=460)) -> 2.0; spoken(64.4) -> '1 h 04 min'
@@ -21,7 +22,7 @@ from builder.page.errors import ProseError
 
 PROSE_WPM = 230   # a careful reader of technical English
 CODE_WPM = 120    # code is read token by token, and its output checked against it
-LAB_MINUTES = 2   # trying a lab: a control or two, and looking at what changed
+LAB_MINUTES = 1   # trying a lab: a control or two, and looking at what changed
 LAB_PROSE = {"lab-intro", "lab-status", "lab-lesson", "lab-caption", "lab-note", "lab-kicker"}
 SKIPPED = {"script", "style", "template", "svg", "math"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -77,7 +78,7 @@ class WordCounter(HTMLParser):
         attrs = dict(attrs)
         classes = (attrs.get("class") or "").split()
         started = None
-        if tag in SKIPPED or "visually-hidden" in classes:
+        if tag in SKIPPED or "visually-hidden" in classes or "practice-answer" in classes:
             started = "skip"
         elif tag == "pre":
             started = "code"
