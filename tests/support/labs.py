@@ -35,8 +35,9 @@ def lab(page, name):
     reaching it does for a reader) and returned once its script has made it ready."""
     section = page.locator(f"section.lab#lab-{name}")
     expect(section).to_have_count(1)
-    # Its section laid out for good, so the lab's place does not move while a test uses it.
-    section.evaluate("s => { s.closest('.chapter').style.contentVisibility = 'visible'; }")
+    # Its section laid out for good, and a deep dive holding it opened, as a reader would.
+    section.evaluate("""s => { s.closest('.chapter').style.contentVisibility = 'visible';
+                              for (let d = s.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }""")
     if page.evaluate("() => document.documentElement.classList.contains('js')"):
         if section.get_attribute("data-lab-state") != "ready":
             section.scroll_into_view_if_needed()
