@@ -306,6 +306,7 @@
 (function (engine) {
   "use strict";
 
+  // Python's white space, as the inside of a character class: [SPACE] matches what str.isspace() does.
   const SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
   const RUN = new RegExp("[" + SPACE + "]+");
   const EDGES = new RegExp("^[" + SPACE + "]+|[" + SPACE + "]+$", "g");
@@ -376,7 +377,7 @@
   }
 
   Object.assign(engine, {
-    words: words, strip: strip, splitLines: splitLines, splitSentences: splitSentences,
+    SPACE: SPACE, words: words, strip: strip, splitLines: splitLines, splitSentences: splitSentences,
     chunkFixed: chunkFixed, chunkSentences: chunkSentences, chunkHeadings: chunkHeadings,
   });
 })(typeof module !== "undefined" && module.exports ? module.exports

@@ -1,8 +1,8 @@
 /* The chunking lab: one help page cut by a chunker the reader sets (fixed size with overlap,
  * whole sentences up to a word limit, one chunk per heading, or the whole page). The view cuts
  * the page with the engine's JavaScript twin (RAG.engine.chunkFixed...), draws it whole with a
- * cut line where each chunk starts, the overlaps hatched and the top chunk highlighted in place,
- * then lists the chunks by rank, each with its real cosine to the question: the build embedded
+ * cut line where each chunk starts, each chunk underlined (the overlap carries two lines) and the
+ * top chunk highlighted in place, then lists the chunks by rank, each with its real cosine to the question: the build embedded
  * every chunk the sliders can make and ships each one's cosines, keyed by a hash of its text
  * (data.py text_key). What the lesson says is computed from what ranks first, for any setting.
  *
@@ -14,8 +14,6 @@
   const h = RAG.h;
   const NUMBERS = ["size", "overlap", "limit", "repeat"];
   const LIST_MAX = 10;  // rows in the ranked list; every chunk is on the drawn page
-  const HEADING_LINE = /^#{1,6}[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
-  const HEADING_MARK = /^#{1,6}[\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
   /** data.py text_key: FNV-1a (32 bits) of the text's UTF-16 code units, in base 36. */
   function textKey(text) {
@@ -45,6 +43,9 @@
    *  word with its place in the block's text, among the page's words and among the prose's. */
   function readPage(markdown) {
     const E = RAG.engine;
+    const HEADING_LINE = new RegExp("^#{1,6}[" + E.SPACE + "]");  // data.py's ^#{1,6}\s, in Python's \s
+    const HEADING_MARK = new RegExp("^#{1,6}[" + E.SPACE + "]+");
+    const run = new RegExp("[^" + E.SPACE + "]+", "g");  // a word, as str.split() finds them
     const lines = E.splitLines(markdown);
     const prose = lines.filter((line) => E.strip(line) && !HEADING_LINE.test(line)).map(E.strip).join(" ");
     const pageText = lines.filter((line) => E.strip(line)).map((line) => E.strip(line.replace(HEADING_MARK, ""))).join("\n");
@@ -62,7 +63,7 @@
     const proseWords = [];
     blocks.forEach((block, b) => {
       block.words = [];
-      const run = /[^\t\n\v\f\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+      run.lastIndex = 0;
       for (let match = run.exec(block.text); match; match = run.exec(block.text)) {
         const word = { block: b, start: match.index, end: match.index + match[0].length, text: match[0], page: pageWords.length };
         block.words.push(word);
@@ -245,7 +246,7 @@
           said.push(`A cut falls inside ${quoted(facts[name])}: one chunk ends ${quoted("\u2026" + before)}, the next starts ${quoted(after + "\u2026")}.`);
         }
       } else if (answerRank) {
-        said.push(`The first chunk that holds ${needs.length === 1 ? "it" : needs.length === 2 ? "both" : "them all"} ranks ${answerRank}.`);
+        said.push(`A chunk that holds ${needs.length === 1 ? "it" : needs.length === 2 ? "both" : "them all"} first appears at rank ${answerRank}.`);
       } else {
         const where = needs.map((name, i) => `${quoted(facts[name])} ${i ? "in the one" : "is first found in the chunk"} ranked ${factRanks[name]}`);
         said.push(`No chunk holds ${needs.length === 2 ? "both" : "them all"}: ${listed(where)}.`);
