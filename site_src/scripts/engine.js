@@ -296,3 +296,89 @@
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   else (root.RAG = root.RAG || {}).engine = api;
 })(typeof window !== "undefined" ? window : this);
+
+/* ---------------------------------------------------------------------------------------------
+   chunking.py's twins: the chunkers, returning the very strings Python returns (the chunking lab
+   and site_src/labs/chunking/test_chunking.py hold them equal over the lab's whole slider grid).
+   Python's str.split(), str.strip() and str.splitlines() treat a few characters differently
+   from JavaScript's \s (U+001C-U+001F and U+0085 are white space there, U+FEFF is not), so this
+   part spells out Python's sets. Added to the same RAG.engine (or module.exports) as above. */
+(function (engine) {
+  "use strict";
+
+  // Python's white space, as the inside of a character class: [SPACE] matches what str.isspace() does.
+  const SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+  const RUN = new RegExp("[" + SPACE + "]+");
+  const EDGES = new RegExp("^[" + SPACE + "]+|[" + SPACE + "]+$", "g");
+  const LINE_BREAK = /\r\n|[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/;
+  const SENTENCE_END = new RegExp("(?<=[.!?])[" + SPACE + "]+");
+  const HEADING = new RegExp("^#{1,6}[" + SPACE + "]+(.*)$");
+
+  /** Python's text.split(): the words between runs of white space. */
+  function words(text) {
+    return String(text).split(RUN).filter((word) => word !== "");
+  }
+  /** Python's text.strip(). */
+  function strip(text) {
+    return String(text).replace(EDGES, "");
+  }
+  /** Python's text.splitlines(): no empty line after a final line break. */
+  function splitLines(text) {
+    const lines = String(text).split(LINE_BREAK);
+    if (lines.length && lines[lines.length - 1] === "") lines.pop();
+    return lines;
+  }
+
+  function splitSentences(text) {
+    return words(text).join(" ").split(SENTENCE_END).filter((sentence) => sentence !== "");
+  }
+
+  function chunkFixed(text, size, overlap) {
+    overlap = overlap || 0;
+    if (!(size >= 1) || !(overlap >= 0 && overlap < size)) {
+      throw new RangeError("need size >= 1 and 0 <= overlap < size, got size=" + size + ", overlap=" + overlap);
+    }
+    const all = words(text);
+    const chunks = [];
+    for (let start = 0; start < all.length; start += size - overlap) {
+      chunks.push(all.slice(start, start + size).join(" "));
+      if (start + size >= all.length) break;
+    }
+    return chunks;
+  }
+
+  function chunkSentences(sentences, maxWords, overlap) {
+    overlap = overlap || 0;
+    const chunks = [];
+    let start = 0;
+    while (start < sentences.length) {
+      let end = start;
+      let count = 0;
+      while (end < sentences.length && (end === start || count + words(sentences[end]).length <= maxWords)) {
+        count += words(sentences[end]).length;
+        end += 1;
+      }
+      chunks.push(sentences.slice(start, end).join(" "));
+      if (end >= sentences.length) break;
+      start = Math.max(end - overlap, start + 1);
+    }
+    return chunks;
+  }
+
+  function chunkHeadings(markdown) {
+    const chunks = [[]];
+    for (const line of splitLines(markdown)) {
+      const heading = HEADING.exec(line);
+      if (heading) chunks.push([strip(heading[1])]);
+      else if (strip(line)) chunks[chunks.length - 1].push(strip(line));
+    }
+    return chunks.filter((chunk) => chunk.length)
+      .map((chunk) => chunk[0] + (chunk.length > 1 ? "\n" + chunk.slice(1).join(" ") : ""));
+  }
+
+  Object.assign(engine, {
+    SPACE: SPACE, words: words, strip: strip, splitLines: splitLines, splitSentences: splitSentences,
+    chunkFixed: chunkFixed, chunkSentences: chunkSentences, chunkHeadings: chunkHeadings,
+  });
+})(typeof module !== "undefined" && module.exports ? module.exports
+  : (typeof window !== "undefined" ? window : this).RAG.engine);

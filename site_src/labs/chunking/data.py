@@ -1,12 +1,23 @@
-"""The chunking lab: one help page (corpus/chunking-lab.md) cut six ways, every chunk embedded
-and scored against the lab's two questions, and what ranks first under each cut.
+"""The chunking lab: one help page (corpus/chunking-lab.md) cut by a chunker the reader sets,
+every chunk scored against the lab's two questions by real MiniLM cosine, and what ranks first.
 
-Example: chunk_page("fixed-12", "## Trash\nNotes stay in the Trash for 30 days.")
+The sliders offer a grid of settings (GRID): fixed-size chunks of 5 to 40 words with an
+overlap of up to half the size, and whole sentences up to a word limit with 0 to 2 sentences
+repeated; plus one chunk per heading and the whole page. The browser chunks the page itself
+with the engine's JavaScript twin (site_src/scripts/engine.js); the build embeds every chunk
+any point of the grid can produce and ships, per distinct chunk text, its cosine to each
+question, keyed by a short hash of the text (text_key). The six settings the prose compares
+(PRESETS) are points of that grid; their chunks, ranks and outcomes stay in the build's data
+for the prose's claims.
+
+Example: chunk_with({"chunker": "fixed", "size": 12, "overlap": 0}, "## Trash\nNotes stay in the Trash for 30 days.")
          -> ['Notes stay in the Trash for 30 days.']
 """
 
 import re
+import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -17,11 +28,23 @@ from engine.corpus_files import read_text, split_front_matter
 from engine.fields import check_id, check_url, required_str
 from engine.problems import ProblemLog
 
-STATE = {"setting": "fixed-25", "q": "q1"}  # the state the page opens on
-BUILD_ONLY = ("markdown",)  # the page as written: the chunks carry its text to the browser
+# The state the page opens on: the chunker, the settings of each chunker's sliders (kept while
+# another chunker is shown), and the question.
+STATE = {"chunker": "fixed", "size": 25, "overlap": 0, "limit": 40, "repeat": 1, "q": "q1"}
+SCRIPTS = ("engine",)  # the browser's twin of engine/chunking.py cuts the page for any setting
+# For the prose's claims only: the presets' chunks and outcomes, and the sweep of the fixed-size grid.
+BUILD_ONLY = ("settings", "outcomes", "sweep")
 # The facts each question needs (chunking-lab.md names them; corpus/README.md says which
 # question needs which): a chunk holding all of them answers the question.
 NEEDS = {"q1": ("safety_net", "extra_days"), "q2": ("extra_days",)}
+
+CHUNKERS = (("fixed", "Fixed size"), ("sentences", "Sentences"), ("headings", "By heading"), ("page", "Whole page"))
+# Each slider's range, every whole number from low to high: fixed size and overlap in words
+# (the overlap also at most half the size), the sentence chunker's word limit and the number
+# of sentences it repeats.
+GRID = {"size": (5, 40), "overlap": (0, 20), "limit": (5, 80), "repeat": (0, 2)}
+UTF16_HERE = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"  # code units as memoryview reads them
+SCORE_DIGITS = 4  # cosines as shipped, and as every rank (the view's and the prose's) reads them
 
 
 @dataclass(frozen=True)
@@ -85,41 +108,108 @@ def load_page(path: Path, out: ProblemLog) -> ChunkingPage | None:
     return ChunkingPage(title, url, tuple(questions), facts, body.strip() + "\n")
 
 
-SETTINGS = (
-    ("fixed-12", "Fixed, 12 words"),
-    ("fixed-25", "Fixed, 25 words"),
-    ("fixed-25-overlap-10", "Fixed, 25 words, 10 overlap"),
-    ("sentences-40", "Sentences, up to 40 words, 1 overlap"),
-    ("headings", "By heading"),
-    ("page", "Whole page"),
+PRESETS = (
+    ("fixed-12", "Fixed, 12 words", {"chunker": "fixed", "size": 12, "overlap": 0}),
+    ("fixed-25", "Fixed, 25 words", {"chunker": "fixed", "size": 25, "overlap": 0}),
+    ("fixed-25-overlap-10", "Fixed, 25 words, 10 overlap", {"chunker": "fixed", "size": 25, "overlap": 10}),
+    ("sentences-40", "Sentences, up to 40 words, 1 overlap", {"chunker": "sentences", "limit": 40, "repeat": 1}),
+    ("headings", "By heading", {"chunker": "headings"}),
+    ("page", "Whole page", {"chunker": "page"}),
 )
+SETTINGS = tuple((setting, label) for setting, label, _ in PRESETS)
 
 
+_HEADING_LINE = re.compile(r"^#{1,6}\s")
+_HEADING_MARK = re.compile(r"^#{1,6}\s+")
+
+
+@lru_cache(maxsize=8)  # the grid cuts one page hundreds of times
 def prose_of(markdown: str) -> str:
     """The page's paragraphs without the heading lines, as a plain-text extractor gives them."""
-    return " ".join(line.strip() for line in markdown.splitlines()
-                    if line.strip() and not re.match(r"^#{1,6}\s", line))
+    return " ".join(line.strip() for line in markdown.splitlines() if line.strip() and not _HEADING_LINE.match(line))
 
 
 def page_text(markdown: str) -> str:
     """The whole page as one text: headings kept as lines of their own."""
-    return "\n".join(re.sub(r"^#{1,6}\s+", "", line).strip() for line in markdown.splitlines() if line.strip())
+    return "\n".join(_HEADING_MARK.sub("", line).strip() for line in markdown.splitlines() if line.strip())
 
 
-def chunk_page(setting: str, markdown: str) -> list[str]:
-    prose = prose_of(markdown)
-    return {
-        "fixed-12": lambda: chunk_fixed(prose, 12),
-        "fixed-25": lambda: chunk_fixed(prose, 25),
-        "fixed-25-overlap-10": lambda: chunk_fixed(prose, 25, overlap=10),
-        "sentences-40": lambda: chunk_sentences(split_sentences(prose), 40, overlap=1),
-        "headings": lambda: chunk_headings(markdown),
-        "page": lambda: [page_text(markdown)],
-    }[setting]()
+def max_overlap(size: int) -> int:
+    return min(size // 2, GRID["overlap"][1])
 
 
-def all_chunks(markdown: str) -> dict[str, list[str]]:
-    return {setting: chunk_page(setting, markdown) for setting, _ in SETTINGS}
+def chunk_with(setting: dict, markdown: str) -> list[str]:
+    """The page cut by one setting: {"chunker": "fixed", "size", "overlap"}, {"chunker":
+    "sentences", "limit", "repeat"}, {"chunker": "headings"} or {"chunker": "page"}."""
+    chunker = setting["chunker"]
+    if chunker == "fixed":
+        return chunk_fixed(prose_of(markdown), setting["size"], setting["overlap"])
+    if chunker == "sentences":
+        return chunk_sentences(split_sentences(prose_of(markdown)), setting["limit"], setting["repeat"])
+    if chunker == "headings":
+        return chunk_headings(markdown)
+    if chunker == "page":
+        return [page_text(markdown)]
+    raise ValueError(f"no chunker '{chunker}' (use one of {', '.join(c for c, _ in CHUNKERS)})")
+
+
+def chunk_page(setting_id: str, markdown: str) -> list[str]:
+    """The page cut by one of the presets, by its id."""
+    return chunk_with(next(state for setting, _, state in PRESETS if setting == setting_id), markdown)
+
+
+def grid_settings() -> list[dict]:
+    """Every setting the sliders offer (each chunker's own keys only), the presets among them."""
+    low, high = GRID["size"]
+    fixed = [{"chunker": "fixed", "size": size, "overlap": overlap}
+             for size in range(low, high + 1) for overlap in range(GRID["overlap"][0], max_overlap(size) + 1)]
+    sentences = [{"chunker": "sentences", "limit": limit, "repeat": repeat}
+                 for limit in range(GRID["limit"][0], GRID["limit"][1] + 1)
+                 for repeat in range(GRID["repeat"][0], GRID["repeat"][1] + 1)]
+    return fixed + sentences + [{"chunker": "headings"}, {"chunker": "page"}]
+
+
+@lru_cache(maxsize=8)  # the embed stage and the data step both ask
+def grid_texts(markdown: str) -> tuple[str, ...]:
+    """Every distinct chunk any setting of the grid makes, in the order first made."""
+    return tuple(dict.fromkeys(text for setting in grid_settings() for text in chunk_with(setting, markdown)))
+
+
+@lru_cache(maxsize=None)
+def text_key(text: str) -> str:
+    """A chunk's key in the shipped scores: FNV-1a (32 bits) of its UTF-16 code units, in base 36.
+    The view computes the same for each chunk it cuts (lab.js textKey).
+
+    Example: text_key("a") -> '1r9wi7g'
+    """
+    value = 0x811C9DC5
+    for unit in memoryview(text.encode(UTF16_HERE)).cast("H"):
+        value = ((value ^ unit) * 0x01000193) & 0xFFFFFFFF
+    digits = ""
+    while True:
+        value, digit = divmod(value, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if value == 0:
+            return digits
+
+
+def score_table(texts: list[str], vector_of, question_vectors: list[np.ndarray]) -> dict[str, list[float]]:
+    """text_key -> the text's cosine to each question, rounded to SCORE_DIGITS.
+
+    Two texts with one key would share scores: refused, naming both (an edit of the page can
+    cause it; changing a word of either text clears it).
+    """
+    table, first = {}, {}
+    for text in texts:
+        key = text_key(text)
+        if key in first and first[key] != text:
+            raise ValueError(f"corpus/chunking-lab.md: two chunks of the sliders' grid share the key {key}: "
+                             f"“{first[key][:60]}…” and “{text[:60]}…” (fix: reword either, or change "
+                             "text_key in site_src/labs/chunking/data.py)")
+        first[key] = text
+        vector = np.asarray(vector_of[text])
+        table[key] = [round(float(vector @ question), SCORE_DIGITS) for question in question_vectors]
+    return table
 
 
 def facts_in(text: str, facts: dict[str, str]) -> list[str]:
@@ -127,31 +217,32 @@ def facts_in(text: str, facts: dict[str, str]) -> list[str]:
     return [name for name, phrase in facts.items() if normalize(phrase) in normalize(text)]
 
 
-def score_chunks(markdown: str, facts: dict[str, str], chunks: dict[str, list[str]],
-             chunk_vectors: dict[str, np.ndarray], question_vectors: dict[str, np.ndarray]) -> list[dict]:
+def score_chunks(facts: dict[str, str], chunks: dict[str, list[str]], question_ids: list[str],
+                 table: dict[str, list[float]]) -> list[dict]:
+    """The presets, each chunk with its words, the facts it holds, and its score and rank per
+    question (ties keep page order, as the view's ranking does)."""
     settings = []
     for setting, label in SETTINGS:
         texts = chunks[setting]
-        scores = {qid: chunk_vectors[setting] @ vector for qid, vector in question_vectors.items()}
+        scores = {qid: [table[text_key(text)][column] for text in texts] for column, qid in enumerate(question_ids)}
         ranks = {qid: _ranks(s) for qid, s in scores.items()}
         settings.append({
             "id": setting,
             "label": label,
             "chunks": [{"text": text, "words": len(words(text)), "facts": facts_in(text, facts),
-                        "scores": {qid: round(float(scores[qid][i]), 6) for qid in scores},
+                        "scores": {qid: scores[qid][i] for qid in scores},
                         "ranks": {qid: ranks[qid][i] for qid in ranks}}
                        for i, text in enumerate(texts)],
         })
     return settings
 
 
-def _ranks(scores: np.ndarray) -> list[int]:
-    order = sorted(range(len(scores)), key=lambda i: -float(scores[i]))
+def _ranks(scores: list[float]) -> list[int]:
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
     ranks = [0] * len(scores)
     for position, index in enumerate(order, start=1):
         ranks[index] = position
     return ranks
-
 
 def chunk_outcomes(chunking: dict) -> dict:
     """setting -> {"n_chunks", "min_words", "max_words", "split", qid -> outcome}.
@@ -190,26 +281,22 @@ def chunk_outcomes(chunking: dict) -> dict:
     return result
 
 
-def fact_segments(text: str, facts: dict[str, str]) -> list[list]:
-    """The text cut into [piece, fact name or None], so a fact's phrase can be marked.
+def fixed_sweep(markdown: str, facts: dict[str, str], question_ids: list[str], table: dict[str, list[float]]) -> dict:
+    """Every fixed-size setting the sliders reach, and for each question those whose top chunk
+    holds every fact it needs, as [size, overlap] pairs (for the prose's claims).
 
-    Phrases match case-insensitively, across any run of white space, as the lab's fact
-    check does. Example: fact_segments("Wait 30 days.", {"t": "30 days"})
-    -> [["Wait ", None], ["30 days", "t"], [".", None]]
+    Example: -> {"settings": 432, "q1": [[16, 0], ...], "q2": [...]}
     """
-    patterns = [(name, re.compile(r"\s+".join(map(re.escape, phrase.split())), re.I)) for name, phrase in facts.items()]
-    spans = sorted((m.start(), m.end(), name) for name, pattern in patterns for m in pattern.finditer(text))
-    segments, at = [], 0
-    for start, end, name in spans:
-        if start < at:
-            continue  # overlapping phrases: the first one wins
-        if start > at:
-            segments.append([text[at:start], None])
-        segments.append([text[start:end], name])
-        at = end
-    if at < len(text):
-        segments.append([text[at:], None])
-    return segments
+    fixed = [s for s in grid_settings() if s["chunker"] == "fixed"]
+    sweep = {"settings": len(fixed)} | {qid: [] for qid in question_ids}
+    for setting in fixed:
+        texts = chunk_with(setting, markdown)
+        for column, qid in enumerate(question_ids):
+            scores = [table[text_key(text)][column] for text in texts]
+            top = texts[_ranks(scores).index(1)]
+            if NEEDS.get(qid) and set(NEEDS[qid]) <= set(facts_in(top, facts)):
+                sweep[qid].append([setting["size"], setting["overlap"]])
+    return sweep
 
 
 def load_content(root: Path, out: ProblemLog) -> ChunkingPage | None:
@@ -217,17 +304,20 @@ def load_content(root: Path, out: ProblemLog) -> ChunkingPage | None:
 
 
 def texts_to_embed(page: ChunkingPage) -> list[str]:
-    """The lab's questions and every chunk of every setting: the embed stage embeds them."""
-    return [q.question for q in page.questions] + [text for texts in all_chunks(page.markdown).values() for text in texts]
+    """The lab's questions and every chunk the sliders' grid can make: the embed stage embeds them."""
+    return [q.question for q in page.questions] + list(grid_texts(page.markdown))
 
 
 def data(build) -> dict:
     page = build.content.labs["chunking"]
-    chunks = all_chunks(page.markdown)
-    vectors = {setting: np.asarray([build.vector_of[t] for t in texts]) for setting, texts in chunks.items()}
-    question_vectors = {q.id: build.vector_of[q.question] for q in page.questions}
-    settings = score_chunks(page.markdown, page.facts, chunks, vectors, question_vectors)
-    lab = {"title": page.title, "markdown": page.markdown, "facts": page.facts,
-           "questions": [{"id": q.id, "text": q.question} for q in page.questions], "settings": settings}
+    questions = [{"id": q.id, "text": q.question} for q in page.questions]
+    table = score_table(grid_texts(page.markdown), build.vector_of, [build.vector_of[q.question] for q in page.questions])
+    chunks = {setting: chunk_page(setting, page.markdown) for setting, _ in SETTINGS}
+    settings = score_chunks(page.facts, chunks, [q["id"] for q in questions], table)
+    lab = {"title": page.title, "markdown": page.markdown, "facts": page.facts, "questions": questions,
+           "needs": {q["id"]: list(NEEDS.get(q["id"], ())) for q in questions},
+           "chunkers": [{"id": chunker, "label": label} for chunker, label in CHUNKERS],
+           "presets": [{"id": setting, "label": label, "state": state} for setting, label, state in PRESETS],
+           "grid": GRID, "scores": table, "settings": settings}
     return lab | {"outcomes": chunk_outcomes(lab),
-                  "segments": {s["id"]: [fact_segments(c["text"], page.facts) for c in s["chunks"]] for s in settings}}
+                  "sweep": fixed_sweep(page.markdown, page.facts, [q["id"] for q in questions], table)}
