@@ -17,6 +17,7 @@ class Build:
     data: dict                 # the page's core data so far (builder/core_data.py)
     vector_of: dict[str, np.ndarray] = field(default_factory=dict)  # every embedded text -> its vector
     cache_dir: Path | None = None  # where a data step may keep what is slow to compute (None: keep nothing)
+    strict: bool = True        # hand-written data that no longer matches the numbers: an error (else a warning)
 
     @property
     def corpus(self):

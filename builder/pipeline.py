@@ -157,7 +157,7 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
         stage.summary = f"{len(data['samples'])} samples' inputs checked against the corpus"
 
     with log.stage("labs") as stage:
-        data["labs"] = labs.lab_data(Build(site, data, vector_of, cache_dir))
+        data["labs"] = labs.lab_data(Build(site, data, vector_of, cache_dir, strict))
         chunks = sum(len(s["chunks"]) for s in data["labs"]["chunking"]["settings"])
         stage.summary = f"{len(labs.LABS)} labs; chunking: {chunks} chunks"
     # `embedded` stays out of the data: it differs between a cold and a warm build.

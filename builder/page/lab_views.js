@@ -38,7 +38,10 @@ async function drawAll(request) {
   return Promise.all(request.drawings.map(async ({ lab, state }) => {
     const spec = RAG.labSpec(lab);
     if (!spec) throw new Error(`site_src/labs/${lab}/lab.js did not define the lab "${lab}" (it must call RAG.lab("${lab}", {...}))`);
-    if (!spec.view) return { html: null, summary: "", state };  // drawn by its template (to be converted)
+    if (!spec.view || !spec.props) {
+      throw new Error(`site_src/labs/${lab}/lab.js defines no view: a lab draws with props(state, input) and ` +
+        "view(props) (site_src/README.md, \"Labs: one folder, one drawing\")");
+    }
     if (!owns.has(lab)) owns.set(lab, await RAG.provided(`lab:${lab}`));
     const input = RAG.labInput(data, owns.get(lab));
     const accepted = spec.accept({ ...state }, input);

@@ -35,7 +35,7 @@ class NodeMissing(ProseError):
 
 @dataclass(frozen=True)
 class Drawing:
-    html: str | None  # the view's markup, the lab's .lab-output children
+    html: str      # the view's markup, the lab's .lab-output children
     summary: str   # what the lab announces for this state
     state: dict    # the state as the lab's accept() cleaned it
 
@@ -58,8 +58,6 @@ class LabViews:
 
     def fill(self, html: str, drawings: list[Drawing]) -> str:
         for placed, drawing in zip(self.placed, drawings):
-            if drawing.html is None:  # a lab whose template still draws it (no view yet)
-                continue
             html = html.replace(self.mark(placed["lab"], placed["state"]), drawing.html)
         return html
 

@@ -55,7 +55,7 @@ def render_lab(name: str, namespace: dict, options: dict, views: lab_views.LabVi
         raise ProseError(f"no lab '{name}' (fix: use one of {', '.join(labs.BY_NAME)}, or add a folder "
                          "site_src/labs/<name>/, see site_src/README.md)")
     lab = labs.BY_NAME[name]
-    unknown = sorted(set(options) - set(lab.state) - {"lessons"})
+    unknown = sorted(set(options) - set(lab.state))
     if unknown:
         raise ProseError(f"lab '{name}' has no setting {', '.join(unknown)} (fix: use {', '.join(lab.state) or 'none'})")
     state = {**lab.state, **{key: value for key, value in options.items() if key in lab.state}}

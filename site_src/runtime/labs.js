@@ -115,13 +115,8 @@
 
   function draw(ctx, spec, announce) {
     syncControls(ctx);
-    let summary;
-    if (spec.draw) summary = spec.draw(ctx);  // TRANSITION: a lab not yet drawn by a view
-    else {
-      const drawing = RAG.labDrawing(spec, ctx.state, ctx.input, ctx.local);
-      window.preact.render(drawing.element, ctx.output);
-      summary = drawing.summary;
-    }
+    const { element, summary } = RAG.labDrawing(spec, ctx.state, ctx.input, ctx.local);
+    window.preact.render(element, ctx.output);
     // Controls the runtime cannot bind by data-key (a list that depends on the state, a field
     // that shows a question's text) follow the state here, once per drawing.
     if (spec.sync) spec.sync(ctx);
@@ -150,7 +145,7 @@
       set(patch, { announce = "now", link = true, replace = false } = {}) {
         const before = ctx.state;
         if (replace) ctx.state = { ...ctx.defaults };  // accept() sees what it sees when the lab starts
-        const next = spec.accept({ ...ctx.state, ...patch }, spec.draw ? ctx : ctx.input);  // TRANSITION: ctx
+        const next = spec.accept({ ...ctx.state, ...patch }, ctx.input);
         if (!next) {
           ctx.state = before;
           return false;
@@ -179,8 +174,6 @@
         }, options);
       },
     };
-    // TRANSITION: labs not yet drawn by a view read these from ctx.
-    if (spec.draw) Object.assign(ctx, { data: input.data, own: input.own, question: input.question });
     return ctx;
   }
 
@@ -190,7 +183,7 @@
   const questionLabel = (q) => (q.set === "golden" ? `${q.id} \u00b7 ${q.text}${q.paraphrase ? " (paraphrase)" : ""}` : q.text);
 
   /** The questions asked live in this browser (the "Ask your own question" lab) that a lab takes. */
-  const askedFor = (ctx, spec) => RAG.questions.live().filter((q) => spec.accept({ ...ctx.state, q: q.id }, spec.draw ? ctx : ctx.input));
+  const askedFor = (ctx, spec) => RAG.questions.live().filter((q) => spec.accept({ ...ctx.state, q: q.id }, ctx.input));
   const askedGroup = (asked) => (asked.length ? RAG.el("optgroup", { label: "Asked here, searched live in your browser", dataset: { asked: "" } },
     asked.map((q) => RAG.el("option", { value: q.id }, q.text))) : null);
 
@@ -242,9 +235,8 @@
     bindControls(ctx);
     bindPicker(ctx, spec);
     const linked = RAG.hash.read(name);
-    const judge = spec.draw ? ctx : ctx.input;  // TRANSITION: ctx
-    const fromLink = Object.keys(linked).length ? spec.accept({ ...ctx.defaults, ...linked }, judge) : null;
-    ctx.state = fromLink || spec.accept({ ...ctx.defaults }, judge) || { ...ctx.defaults };
+    const fromLink = Object.keys(linked).length ? spec.accept({ ...ctx.defaults, ...linked }, ctx.input) : null;
+    ctx.state = fromLink || spec.accept({ ...ctx.defaults }, ctx.input) || { ...ctx.defaults };
     draw(ctx, spec, false);
     contexts.set(name, ctx);
     section.dataset.labState = "ready";

@@ -19,8 +19,6 @@ from support.labs import LAB_NAMES, drawn, lab, open_page, outline
 from support.paths import ROOT
 from support.views import check_views, control_axes, preset_states
 
-# TRANSITION: the labs drawn by a view (lab.js defines view()); every lab, once all are converted.
-VIEW_LABS = tuple(name for name in LAB_NAMES if "view(props)" in (BY_NAME[name].folder / "lab.js").read_text("utf-8"))
 
 LAB_FILE = re.compile(r"/assets/labs/([a-z0-9-]+)\.js")
 
@@ -75,7 +73,7 @@ def selectors(selector_list: str) -> list[str]:
     return parts + [current.strip()]
 
 
-@pytest.mark.parametrize("name", VIEW_LABS)
+@pytest.mark.parametrize("name", LAB_NAMES)
 def test_a_labs_style_stays_in_its_lab(name):
     css = (BY_NAME[name].folder / "lab.css").read_text("utf-8") if (BY_NAME[name].folder / "lab.css").is_file() else ""
     scope = f'[data-lab="{name}"]'
@@ -129,12 +127,12 @@ def test_the_script_starts_by_drawing_exactly_what_the_template_drew(two_pages, 
 def states(dist_dir, data):
     """lab -> the states its controls offer (every combination, or a seeded sample), default first."""
     page = (dist_dir / "index.html").read_text("utf-8")
-    return {name: preset_states(page, name, data, BY_NAME[name].state) for name in VIEW_LABS}
+    return {name: preset_states(page, name, data, BY_NAME[name].state) for name in LAB_NAMES}
 
 
 def test_the_states_cover_every_combination_of_the_controls_or_a_sample_of_at_least_50(dist_dir, data, states):
     page = (dist_dir / "index.html").read_text("utf-8")
-    for name in VIEW_LABS:
+    for name in LAB_NAMES:
         combinations = 1
         for values in control_axes(page, name, data).values():
             combinations *= len(values)
@@ -180,7 +178,7 @@ OUTPUT_TREE_JS = r"""(section, html) => {
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("name", VIEW_LABS)
+@pytest.mark.parametrize("name", LAB_NAMES)
 def test_a_sample_of_states_is_drawn_in_chromium_as_the_build_draws_it(two_pages, views, states, name):
     live = two_pages[1]
     section = lab(live, name)

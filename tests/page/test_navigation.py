@@ -6,222 +6,28 @@ tap on a phone: the first one opens its definition), on a cross-reference, Back,
 hash set by a script. Each is watched every frame from the click (or the popstate) for 3.3 s:
 a frame must have been painted by 300 ms, and from then on (the frame on the screen at 300 ms,
 and every later one) the target's top must be within 120 px of the top of the screen, and must
-not move. That holds at 1280 px and at 390 px (touch), with the CPU four times slower, with smooth
-scrolling allowed and with reduced motion. Back must put back what was on the screen before
+not move. That holds at 1280 px with motion allowed and at 390 px (touch) with reduced motion,
+with the CPU four times slower (the page never animates a jump, whatever the preference). Back must put back what was on the screen before
 the link was followed, where it was.
 
 Also: a link into a closed <details> opens it and lands; a reload keeps the reader's place;
 without JavaScript the contents land too.
-The measurements are written to test-artifacts/navigation-<width>-<motion>.json.
+The measurements are written to test-artifacts/navigation-<width>-<motion>.json. The phone's run is in
+tests/page/test_navigation_phone.py, so the two runs go to the two test workers; the scenario
+and the reader are in tests/support/navigation.py.
 """
-
-import json
-import random
 
 import pytest
 from playwright.sync_api import expect
 
-from support.paths import ARTIFACTS
+from support.navigation import BAND, DEVICES, SETTLE_MS, STILL_PX, WATCH_MS, every_jump_lands, reader_on_a_slow_device
 
 pytestmark = pytest.mark.browser
 
-SLOWDOWN = 4         # Chromium's CPU throttling: a phone-like CPU
-SETTLE_MS = 300      # by then the target is in place...
-WATCH_MS = 3300      # ...and it is still there 3 s later
-BAND = (0, 120)      # px from the top of the screen
-STILL_PX = 2         # how much a landed target may move while it is watched
-DEVICES = {
-    1280: {"viewport": {"width": 1280, "height": 900}},
-    390: {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-}
-MOTIONS = {"smooth": "no-preference", "reduced": "reduce"}
-TOC_PER_RUN = 5
 
-# Samples what the reader sees: after each frame is painted (a task posted from the frame's
-# requestAnimationFrame callback), the watched element's top. A click on a "#" link or a
-# popstate starts the clock.
-WATCHER_JS = r"""() => {
-  const nav = window.__nav = { t0: null, el: null, samples: [] };
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    if (nav.t0 === null || !nav.el) return;
-    nav.samples.push([performance.now() - nav.t0, nav.el.getBoundingClientRect().top]);
-  };
-  const frame = () => { channel.port2.postMessage(0); requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
-  nav.start = () => { nav.t0 = performance.now(); nav.samples = []; };
-  nav.watch = (el) => { nav.el = el; nav.t0 = null; nav.samples = []; };
-  addEventListener("click", (e) => { if (e.target.closest && e.target.closest("a[href^='#']")) nav.start(); }, true);
-  addEventListener("popstate", () => nav.start(), true);
-}"""
-
-# A reader's scroll: the element to the middle of the screen (then a pause, as a reader reads).
-TO_MIDDLE_JS = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"
-
-
-class Reader:
-    """One reader on one page: follows links the way a person does and records every jump."""
-
-    def __init__(self, page, width: int):
-        self.page, self.width, self.phone = page, width, width < 1024
-        self.jumps: list[dict] = []
-        page.evaluate(WATCHER_JS)
-
-    def press(self, locator) -> None:
-        if self.phone:
-            locator.tap()
-        else:
-            locator.click()
-
-    def watch(self, label: str, element, action, band=BAND) -> dict:
-        """Do `action`, then watch `element` (a handle) for WATCH_MS; band: where its top must be."""
-        self.page.evaluate("el => __nav.watch(el)", element)
-        action()
-        self.page.wait_for_function(f"() => __nav.samples.length && __nav.samples.at(-1)[0] >= {WATCH_MS}",
-                                    timeout=20_000)
-        samples = self.page.evaluate("() => __nav.samples")
-        painted = [sample for sample in samples if sample[0] <= SETTLE_MS]
-        assert painted, (f"{label} at {self.width}px: no frame was painted until {samples[0][0]:.0f} ms after the "
-                         f"action, so at {SETTLE_MS} ms the screen still showed the page from before it")
-        # What the screen shows from 300 ms on: the last frame painted by then, and every later one.
-        shown = painted[-1:] + [sample for sample in samples if sample[0] > SETTLE_MS]
-        tops = [top for _, top in shown]
-        jump = {"jump": label, "hash": self.page.evaluate("() => location.hash"),
-                "top_at_300ms": round(tops[0]), "top_at_3s": round(tops[-1]),
-                "first_frame_ms": round(samples[0][0]), "frames": len(samples)}
-        self.jumps.append(jump)
-        low, high = band
-        wrong = [(round(t), round(top)) for t, top in shown if not low <= top <= high]
-        assert not wrong, (f"{label} at {self.width}px: the target is not within {low}..{high}px of the top of "
-                           f"the screen from {SETTLE_MS} ms on; (ms, top) where it is not: {wrong[:8]}")
-        assert max(tops) - min(tops) <= STILL_PX, (
-            f"{label} at {self.width}px: the target moved after landing, between {min(tops):.0f} and "
-            f"{max(tops):.0f}px from the top")
-        return jump
-
-    def element(self, selector: str):
-        return self.page.locator(selector).first.element_handle()
-
-    def follow_toc(self, slug: str) -> dict:
-        if self.phone:
-            self.press(self.page.locator("nav.toc summary"))
-        link = self.page.locator(f'nav.toc a[href="#{slug}"]')
-        jump = self.watch(f"contents: {slug}", self.element(f"#{slug}"), lambda: self.press(link))
-        assert jump["hash"] == f"#{slug}"
-        if slug != "glossary" or not self.at_page_end():
-            expect(self.page.locator('nav.toc a[aria-current="true"]')).to_have_attribute("href", f"#{slug}")
-        return jump
-
-    def at_page_end(self) -> bool:
-        return self.page.evaluate("() => scrollY + innerHeight >= document.documentElement.scrollHeight - 2")
-
-    def read_to(self, locator) -> tuple:
-        """Scroll `locator` to the middle of the screen as a reader would; (handle, its top)."""
-        handle = locator.element_handle()
-        handle.evaluate(TO_MIDDLE_JS)
-        self.page.wait_for_timeout(400)
-        top = handle.evaluate("el => el.getBoundingClientRect().top")
-        assert 100 < top < self.page.viewport_size["height"] - 100, f"the link to follow is not on the screen ({top}px)"
-        return handle, top
-
-    def follow_link(self, label: str, locator, target_id: str) -> tuple:
-        """Click (or tap twice, for a glossary term on a phone) a link in the prose. Returns where
-        the link was, for Back."""
-        link, top = self.read_to(locator)
-        if self.phone and locator.get_attribute("class") == "term":
-            locator.tap()  # the first tap opens the definition
-            expect(self.page.locator(f"#term-popup-{locator.get_attribute('data-term')}")).to_be_visible()
-        self.watch(label, self.element(f"#{target_id}"), lambda: self.press(locator))
-        return link, top
-
-    def back_to(self, label: str, element, top: float) -> dict:
-        return self.watch(label, element, lambda: self.page.evaluate("() => history.back()"),
-                          band=(top - 4, top + 4))
-
-    def forward(self, label: str, target_id: str) -> dict:
-        return self.watch(label, self.element(f"#{target_id}"), lambda: self.page.evaluate("() => history.forward()"))
-
-
-def reader_on_a_slow_device(make_page, site_url, width: int, motion: str) -> Reader:
-    page = make_page(**DEVICES[width], reduced_motion=MOTIONS[motion])
-    page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": SLOWDOWN})
-    page.goto(site_url + "index.html")
-    page.wait_for_load_state("load")
-    page.wait_for_timeout(500)
-    assert page.evaluate("() => getComputedStyle(document.querySelector('.chapter:last-of-type')).contentVisibility") \
-        == "auto", "the test must see far sections skipped, as a reader does"
-    return Reader(page, width)
-
-
-def toc_slugs(page) -> list[str]:
-    return page.eval_on_selector_all("nav.toc a[href^='#']", "links => links.map(a => a.getAttribute('href').slice(1))")
-
-
-def shuffled_share(slugs: list[str], run: int) -> list[str]:
-    """This run's share of the contents, in a shuffled order; the four runs cover every entry."""
-    order = random.Random(17).sample(slugs, len(slugs))
-    start = run * len(slugs) // 4
-    return [order[(start + i) % len(order)] for i in range(TOC_PER_RUN)]
-
-
-def first_reachable_term(page) -> tuple[str, str]:
-    """(the term's slug, its glossary entry's id) for the first glossary entry that a term in the
-    prose links to: the entries near the end of the page cannot reach the top of the screen."""
-    return tuple(page.evaluate("""() => {
-        for (const dt of document.querySelectorAll('dl.glossary dt[id]')) {
-            const link = document.querySelector(`main section:not(#glossary) a.term[href="#${dt.id}"]`);
-            if (link) return [link.dataset.term, dt.id];
-        }
-        return null;
-    }"""))
-
-
-RUNS = [(width, motion) for width in DEVICES for motion in MOTIONS]
-
-
-@pytest.mark.parametrize(("width", "motion"), RUNS, ids=[f"{w}px-{m}" for w, m in RUNS])
-def test_every_jump_lands_within_300ms_and_stays(make_page, site_url, width, motion):
-    reader = reader_on_a_slow_device(make_page, site_url, width, motion)
-    page = reader.page
-    slugs = toc_slugs(page)
-    assert "glossary" in slugs and len(slugs) >= 10
-    entries_before = page.evaluate("() => history.length")
-
-    # The contents, in a shuffled order, each from where the last one landed.
-    share = shuffled_share(slugs, RUNS.index((width, motion)))
-    for slug in share:
-        reader.follow_toc(slug)
-    assert page.evaluate("() => history.length") == entries_before + len(share), "each link adds one history entry"
-
-    # A glossary term in the prose, to its entry at the end of the page; Back puts the reader
-    # where they were; Forward goes to the entry again.
-    slug, entry = first_reachable_term(page)
-    term = page.locator(f'main a.term[href="#{entry}"]').first
-    term_link, term_top = reader.follow_link(f"glossary term: {slug}", term, entry)
-    assert page.evaluate("() => document.querySelector(':target') && document.querySelector(':target').id") == entry
-    reader.back_to(f"Back from the glossary entry {entry}", term_link, term_top)
-    reader.forward(f"Forward to the glossary entry {entry}", entry)
-
-    # A cross-reference in the prose to a lab's state (#lab-x?key=value names no element the
-    # browser finds).
-    reference = page.locator("main section.chapter > p a[href^='#lab-']:not(.term)").first
-    target = reference.get_attribute("href").split("?")[0][1:]
-    link, top = reader.follow_link(f"cross-reference {reference.get_attribute('href')}", reference, target)
-    reader.back_to(f"Back from {target}", link, top)
-
-    # Back twice more: to the glossary term's place, then to where the last contents' entry
-    # was followed from (the one before it, as it had landed).
-    reader.back_to("Back to the glossary term's place", term_link, term_top)
-    reader.back_to(f"Back to the contents' entry {share[-2]}", reader.element(f"#{share[-2]}"),
-                   reader.jumps[len(share) - 2]["top_at_3s"])
-
-    # A hash a script sets.
-    scripted = random.Random(width).choice([s for s in slugs if s not in share[-2:]])
-    reader.watch(f"script: location.hash = #{scripted}", reader.element(f"#{scripted}"),
-                 lambda: page.evaluate("slug => { __nav.start(); location.hash = '#' + slug; }", scripted))
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / f"navigation-{width}px-{motion}.json").write_text(json.dumps(reader.jumps, indent=1) + "\n")
+def test_every_jump_lands_within_300ms_and_stays_on_a_wide_screen(make_page, site_url):
+    """The phone's run is tests/page/test_navigation_phone.py, so the two run side by side."""
+    every_jump_lands(make_page, site_url, 1280, "smooth")
 
 
 DETAILS_JS = r"""() => {
