@@ -17,7 +17,7 @@ from pathlib import Path
 import latex2mathml.converter
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateSyntaxError
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from builder.page.asides import AsideExtension
 from builder.page.claims import ClaimExtension, ClaimFailed
@@ -72,12 +72,44 @@ def math(latex: str, display: bool = False) -> Markup:
     return Markup(latex2mathml.converter.convert(latex, display="block" if display else "inline"))
 
 
+STACKED_FROM = 3  # columns: a prose table this wide becomes a stack of cards on a phone
+
+
+def labelled_cells(table: str) -> str:
+    """Each body cell carries its column's heading (data-label), which a phone shows beside the
+    value when the table is stacked into cards (tables.css); tables of STACKED_FROM columns or
+    more are marked to stack.
+
+    Example: labelled_cells("<table><thead><tr><th>a</th><th>b</th><th>c</th></tr></thead><tbody><tr><td>1</td>…")
+             -> '<table class="stack"><thead>…<td data-label="a"><span class="cell">1</span></td>…'
+    """
+    head = re.search(r"<thead>(.*?)</thead>", table, flags=re.S)
+    if not head:
+        return table
+    labels = [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in re.findall(r"<th[^>]*>(.*?)</th>", head.group(1), flags=re.S)]
+
+    stacked = len(labels) >= STACKED_FROM
+
+    def row(match: re.Match) -> str:
+        cells = iter(labels)
+
+        def cell(td: re.Match) -> str:
+            content = f'<span class="cell">{td.group(2)}</span>' if stacked else td.group(2)
+            return f'<td data-label="{escape(next(cells, ""))}"{td.group(1)}>{content}</td>'
+        return re.sub(r"<td([^>]*)>(.*?)</td>", cell, match.group(0), flags=re.S)
+
+    body = re.sub(r"<tr>.*?</tr>", row, table[head.end():], flags=re.S)
+    opening = '<table class="stack">' if stacked else "<table>"
+    return opening + table[len("<table>"):head.end()] + body
+
+
 def postprocess(html: str) -> str:
     """Markup the page's CSP and layout need: table alignment as classes (no inline styles),
-    tables that scroll inside their box, ids on subsection headings."""
+    tables that scroll inside their box (or stack into cards on a phone), ids on subsection headings."""
     html = html.replace(' style="text-align:right"', ' class="num"').replace(
         ' style="text-align:center"', ' class="center"').replace(' style="text-align:left"', "")
-    html = re.sub(r"<table>(.*?)</table>", r'<div class="table-scroll"><table>\1</table></div>', html, flags=re.S)
+    html = re.sub(r"<table>.*?</table>", lambda m: f'<div class="table-scroll">{labelled_cells(m.group(0))}</div>',
+                  html, flags=re.S)
     return re.sub(r"<h3>(.*?)</h3>",
                   lambda m: f'<h3 id="{slugify(re.sub("<[^>]+>", "", m.group(1)))}">{m.group(1)}</h3>', html)
 
