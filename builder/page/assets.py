@@ -5,7 +5,9 @@
     assets/data.js          the build's data the labs read, loaded when the first lab starts
     assets/labs/<name>.js   one lab's data and script, loaded when that lab starts
     assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it;
-                            assets/scripts/preact.js (Preact, which draws every lab) by the first lab
+                            assets/scripts/views.js (Preact and runtime/views.js, which draw every
+                            lab) by the first lab that starts
+    assets/corpus.css       corpus.html's own style, after site.css
     assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
 
 Every URL carries a hash of its content (?v=…), so a browser never mixes files of two builds.
@@ -24,10 +26,9 @@ from builder.page.output import to_json
 from builder.page.samples import twin_tokens
 from builder.sources import ROOT, SITE_SRC
 
-RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "page-data.js", "views.js",
-           "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "start.js")
+RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "page-data.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
-          "labs.css", "badges.css", "practice.css", "glossary.css", "corpus.css", "asides.css", "utilities.css")
+          "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
 SHARED = ("engine", "wordpiece", "live")  # site_src/scripts/<name>.js
 # Preact's browser build (package.json pins it; the build's Node renderer uses the same version).
@@ -81,12 +82,14 @@ def runtime_script() -> str:
     return minify_js(runtime_source(), "site_src/runtime")
 
 
-def preact_script() -> str:
-    """Preact's minified browser build, as published (its source map is not shipped)."""
+def views_script() -> str:
+    """What draws every lab, loaded when the first one starts: Preact's minified browser build, as
+    published (its source map is not shipped), then runtime/views.js."""
     if not PREACT.is_file():
         raise FileNotFoundError(f"{PREACT} is missing: the labs are drawn with Preact (fix: run `npm ci`)")
     lines = PREACT.read_text("utf-8").splitlines()
-    return "\n".join(line for line in lines if not line.startswith("//# sourceMappingURL=")) + "\n"
+    preact = "\n".join(line for line in lines if not line.startswith("//# sourceMappingURL=")) + "\n"
+    return preact + minify_js((SITE_SRC / "runtime" / "views.js").read_text("utf-8"), "site_src/runtime/views.js")
 
 
 def files(data: dict) -> list[tuple[str, str | bytes]]:
@@ -99,7 +102,8 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
         own = lab.browser_data(data["labs"][lab.name])
         found.append((f"assets/labs/{lab.name}.js",
                       provide(f"lab:{lab.name}", own) + minify_js(script, f"site_src/labs/{lab.name}/lab.js")))
-    found.append(("assets/scripts/preact.js", preact_script()))
+    found.append(("assets/scripts/views.js", views_script()))
+    found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
     found.append(("assets/samples.js", provide("samples", twin_tokens())))
     for name in SHARED:
         found.append((f"assets/scripts/{name}.js", minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"),
@@ -115,4 +119,4 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
             "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS},
-            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, "preact")}}
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, "views")}}

@@ -222,8 +222,8 @@
     const assets = RAG.assets();
     const url = assets.labs && assets.labs[name];
     if (!url) throw new Error(`the page lists no script for the lab "${name}"; rebuild the site`);
-    // Preact draws every lab; the lab's own script and its shared scripts may use it as they load.
-    await RAG.loadScript(assets.scripts.preact);
+    // Preact and views.js draw every lab; the lab's own script and its shared scripts use them as they load.
+    await RAG.loadScript(assets.scripts.views);
     const shared = (section.dataset.scripts || "").split(/\s+/).filter(Boolean)
       .map((script) => RAG.loadScript(assets.scripts[script]));
     const [data, own] = await Promise.all([RAG.loadData(), RAG.need(`lab:${name}`, url), ...shared]);
