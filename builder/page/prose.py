@@ -72,13 +72,14 @@ def math(latex: str, display: bool = False) -> Markup:
     return Markup(latex2mathml.converter.convert(latex, display="block" if display else "inline"))
 
 
-STACKED_FROM = 3  # columns: a prose table this wide becomes a stack of cards on a phone
+STACKED_FROM = 3    # columns: a prose table this wide becomes a stack of cards on a phone...
+STACKED_UP_TO = 12  # ...unless it has more rows: a long table scrolls in its box (and shows it)
 
 
 def labelled_cells(table: str) -> str:
-    """Each body cell carries its column's heading (data-label), which a phone shows beside the
-    value when the table is stacked into cards (tables.css); tables of STACKED_FROM columns or
-    more are marked to stack.
+    """A table of STACKED_FROM columns or more and at most STACKED_UP_TO rows is marked to stack
+    into cards on a phone (tables.css): each body cell carries its column's heading (data-label),
+    shown beside the value. Other tables are left as they are.
 
     Example: labelled_cells("<table><thead><tr><th>a</th><th>b</th><th>c</th></tr></thead><tbody><tr><td>1</td>…")
              -> '<table class="stack"><thead>…<td data-label="a"><span class="cell">1</span></td>…'
@@ -86,21 +87,20 @@ def labelled_cells(table: str) -> str:
     head = re.search(r"<thead>(.*?)</thead>", table, flags=re.S)
     if not head:
         return table
-    labels = [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in re.findall(r"<th[^>]*>(.*?)</th>", head.group(1), flags=re.S)]
-
-    stacked = len(labels) >= STACKED_FROM
+    labels = [" ".join(re.sub(r"<[^>]+>", " ", cell).split())
+              for cell in re.findall(r"<th[^>]*>(.*?)</th>", head.group(1), flags=re.S)]
+    if len(labels) < STACKED_FROM or len(re.findall(r"<tr>", table[head.end():])) > STACKED_UP_TO:
+        return table
 
     def row(match: re.Match) -> str:
         cells = iter(labels)
 
         def cell(td: re.Match) -> str:
-            content = f'<span class="cell">{td.group(2)}</span>' if stacked else td.group(2)
-            return f'<td data-label="{escape(next(cells, ""))}"{td.group(1)}>{content}</td>'
+            return f'<td data-label="{escape(next(cells, ""))}"{td.group(1)}><span class="cell">{td.group(2)}</span></td>'
         return re.sub(r"<td([^>]*)>(.*?)</td>", cell, match.group(0), flags=re.S)
 
     body = re.sub(r"<tr>.*?</tr>", row, table[head.end():], flags=re.S)
-    opening = '<table class="stack">' if stacked else "<table>"
-    return opening + table[len("<table>"):head.end()] + body
+    return '<table class="stack">' + table[len("<table>"):head.end()] + body
 
 
 def postprocess(html: str) -> str:
