@@ -54,6 +54,8 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-network
 STEPS = ("cold", "noop", "edit", "serve", "scale", "weight", "labs", "land", "live", "lighthouse")
 EDITED_PASSAGE = "err-4021"
 FRAME_MS = 16.0
+FIRST_DOWNLOAD_KIB = 110      # the page, its stylesheet and its runtime, gzipped, before any lab starts
+LIGHTHOUSE_PERFORMANCE = 95   # mobile and desktop, served gzipped
 SCHEMA = 1
 
 
@@ -972,8 +974,8 @@ def budgets(results: dict) -> list[dict]:
     if weight:
         parts = weight["parts"]
         every = weight.get("every_lab_started") or {}
-        row("first download (gzip)", f"{weight['total_gzip'] / 1024:.1f} KiB", "<= 120 KiB (aim 80)",
-            weight["total_gzip"] <= 120 * 1024,
+        row("first download (gzip)", f"{weight['total_gzip'] / 1024:.1f} KiB", f"<= {FIRST_DOWNLOAD_KIB} KiB",
+            weight["total_gzip"] <= FIRST_DOWNLOAD_KIB * 1024,
             ", ".join(f"{k} {parts[k]['gzip'] / 1024:.1f}" for k in ("html", "css", "js", "data", "other")
                       if parts[k]["gzip"]) + " KiB"
             + f" (raw: html {parts['html']['raw'] / 1024:.0f} KiB); once every lab has started: "
@@ -1035,7 +1037,7 @@ def budgets(results: dict) -> list[dict]:
                 misses = f"runs: {', '.join(map(str, every))}" + (f"; {misses}" if misses else "")
             if category == "performance":
                 misses += f"; benchmarkIndex {indexes}" if indexes else ""
-                target, met = ">= 90 (aim 100)", score >= 90
+                target, met = f">= {LIGHTHOUSE_PERFORMANCE} (aim 100)", score >= LIGHTHOUSE_PERFORMANCE
             else:
                 target, met = "100", score == 100
             row(f"Lighthouse {category} ({preset})", str(score), target, met, misses)
