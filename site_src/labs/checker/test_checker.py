@@ -127,9 +127,10 @@ def test_a_case_must_exist_edit_something_and_get_the_verdict_it_says(changes, e
     assert [str(p) for p in checker.case_problems(case(**changes), TRACERS, SOURCES)] == expected
 
 
-def build_of(cases):
+def build_of(cases, strict=True):
     return SimpleNamespace(content=SimpleNamespace(labs={"checker": cases}), data={"tracers": list(TRACERS.values())},
-                           corpus=SimpleNamespace(passages=[SimpleNamespace(id=pid, text=t) for pid, t in SOURCES.items()]))
+                           corpus=SimpleNamespace(passages=[SimpleNamespace(id=pid, text=t) for pid, t in SOURCES.items()]),
+                           strict=strict)
 
 
 def test_the_build_stops_naming_every_case_the_checker_disagrees_with():
@@ -137,6 +138,12 @@ def test_the_build_stops_naming_every_case_the_checker_disagrees_with():
         checker.data(build_of([case(), case(id="c2", edits={"quote": "100"}), case(id="c3", tracer="t9")]))
     assert [(p.id, p.field) for p in raised.value.problems] == [("c2", "problems"), ("c3", "tracer")]
     assert "c2: problems: the checker says" in str(raised.value)
+
+
+def test_a_build_that_only_warns_names_the_cases_and_goes_on(capsys):
+    got = checker.data(build_of([case(), case(id="c2", edits={"quote": "100"})], strict=False))
+    assert [c["id"] for c in got["cases"]] == ["c1", "c2"]
+    assert "c2: problems: the checker says" in capsys.readouterr().err
 
 
 def test_the_data_step_gives_the_view_each_case_and_keeps_the_verdicts_for_the_tests():
