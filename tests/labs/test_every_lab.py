@@ -154,27 +154,14 @@ def test_every_state_is_drawn_the_same_by_the_build_and_by_the_browsers_renderer
     assert report["checked"] == {name: len(each) for name, each in states.items()}
 
 
-# What a lab's output holds, as nested lists (in the page: the runtime's keyboard access to a
-# scroll box is left out); the same shape as tests/support/views_check.js compares in Node.
-OUTPUT_TREE_JS = r"""(section, html) => {
-    function tree(node) {
-        if (node.nodeType === Node.TEXT_NODE) return node.textContent;
-        if (node.nodeType !== Node.ELEMENT_NODE) return null;
-        const attrs = [...node.attributes].filter((a) => a.name !== "data-rag-scroller"
-            && !(a.name === "tabindex" && node.hasAttribute("data-rag-scroller"))).map((a) => a.name + "=" + a.value);
-        const children = [];
-        for (const child of node.childNodes) {
-            const drawn = tree(child);
-            if (drawn === null) continue;
-            if (typeof drawn === "string" && typeof children[children.length - 1] === "string") children[children.length - 1] += drawn;
-            else children.push(drawn);
-        }
-        return [node.tagName.toLowerCase(), attrs.sort().join(" "), ...children.filter((c) => c !== "")];
-    }
+# What a lab's output holds, as nested lists: tests/support/drawing_tree.js, which
+# tests/support/views_check.js compares with in Node.
+OUTPUT_TREE_JS = ("(section, html) => {" + (ROOT / "tests" / "support" / "drawing_tree.js").read_text("utf-8")
+                  + """
     const built = document.createElement("div");
     built.innerHTML = html;
-    return [JSON.stringify(tree(built).slice(2)), JSON.stringify(tree(section.querySelector(".lab-output")).slice(2))];
-}"""
+    return [JSON.stringify(drawingTree(built).slice(2)), JSON.stringify(drawingTree(section.querySelector(".lab-output")).slice(2))];
+}""")
 
 
 @pytest.mark.browser

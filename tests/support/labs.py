@@ -45,6 +45,17 @@ def lab(page, name):
     return section
 
 
+STICKING_OUT_JS = r"""([section, inside]) => [...section.querySelectorAll('*')]
+    .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !(inside && el.closest(inside)))
+    .slice(0, 5).map(el => el.tagName.toLowerCase() + '.' + (el.getAttribute('class') || ''))"""
+
+
+def sticking_out(section, inside: str = "") -> list[str]:
+    """The first elements of a lab (or any element) past the screen's right edge, as tag.class,
+    leaving out what sits inside `inside` (a CSS selector: boxes meant to scroll)."""
+    return section.page.evaluate(STICKING_OUT_JS, [section.element_handle(), inside])
+
+
 def link_of(page) -> str:
     """location.hash as it stands once every lab has written its state, not decoded: a link to
     open in another page."""

@@ -16,27 +16,10 @@ const { Window } = require("happy-dom");
 const preact = require("preact");
 const { render: renderToString } = require("preact-render-to-string");
 const { sandbox } = require("../../builder/page/lab_views.js");
+const { drawingTree: tree } = require("./drawing_tree.js");
 
 const window = new Window();
 globalThis.document = window.document;  // Preact's DOM renderer creates nodes in this document
-
-/** A node as nested lists: [tag, sorted attributes, ...children]; text folded; values as shown. */
-function tree(node) {
-  if (node.nodeType === 3) return node.textContent;
-  if (node.nodeType !== 1) return null;
-  const tag = node.tagName.toLowerCase();
-  const control = ["input", "select", "textarea"].includes(tag);  // their value is a property, not markup
-  const attrs = [...node.attributes].filter((a) => !(control && a.name === "value")).map((a) => `${a.name}=${a.value}`);
-  if (control) attrs.push(`value=${node.value}`);
-  const children = [];
-  for (const child of node.childNodes) {
-    const drawn = tree(child);
-    if (drawn === null) continue;
-    if (typeof drawn === "string" && typeof children[children.length - 1] === "string") children[children.length - 1] += drawn;
-    else children.push(drawn);
-  }
-  return [tag, attrs.sort().join(" "), ...children.filter((c) => c !== "")];
-}
 
 function parsed(html) {
   const box = document.createElement("div");

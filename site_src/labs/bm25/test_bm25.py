@@ -20,7 +20,7 @@ from site_src.labs.bm25 import data as bm25
 from site_src.labs.bm25.data import bm25_explain, digits_of, sliders, stops
 from engine.bm25 import BM25, unique_terms
 from engine.settings import BM25_B, BM25_K1
-from support.labs import hash_of, lab, open_page
+from support.labs import hash_of, lab, open_page, sticking_out
 from support.views import markup, text as text_of
 
 ODD_INPUTS = ["", "?!-- ... ---", "x" * 500, ("refund policy " * 40)[:500], "Как экспортировать заметку в PDF?",
@@ -649,9 +649,7 @@ def test_nothing_sticks_out_at_360px_even_for_a_500_letter_word(make_page, site_
     page = open_page(make_page, site_url, "#lab-bm25", viewport={"width": 360, "height": 780},
                      java_script_enabled=javascript)
     section = lab(page, "bm25")
-    wide = """s => [...s.querySelectorAll('*')].filter(el => el.getBoundingClientRect().right > innerWidth + 1)
-        .slice(0, 5).map(el => el.tagName.toLowerCase() + '.' + (el.getAttribute('class') || ''))"""
-    assert section.evaluate(wide) == []
+    assert sticking_out(section) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     if javascript:
         section.locator('input[name="bm25-text"]').fill("x" * 500 + " refund")
@@ -660,7 +658,7 @@ def test_nothing_sticks_out_at_360px_even_for_a_500_letter_word(make_page, site_
             for slider in ("k1", "b"):
                 section.locator(f'input[data-key="{slider}"]').focus()
                 page.keyboard.press(key)
-            assert section.evaluate(wide) == [], key
+            assert sticking_out(section) == [], key
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
             figure = section.locator("figure.bm25-curves")
             assert figure.evaluate("f => f.scrollWidth <= f.clientWidth")

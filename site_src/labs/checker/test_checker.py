@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from engine.citations import Claim, check_claim, normalize, quote_pieces
 from engine.problems import CorpusError, ProblemLog
 from site_src.labs.checker import data as checker
-from support.labs import lab, link_of, open_page
+from support.labs import lab, link_of, open_page, sticking_out
 from support.paths import ROOT
 from support.views import dist_sources, markup, text
 
@@ -529,19 +529,17 @@ def test_a_link_restores_the_state_and_its_controls_and_a_later_link_changes_the
 def test_nothing_sticks_out_on_a_phone_whatever_the_reader_types(make_page, site_url):
     page = open_page(make_page, site_url, "#lab-checker", viewport={"width": 360, "height": 780})
     section = lab(page, "checker")
-    outside = """s => [...s.querySelectorAll('*')].filter(el => el.getBoundingClientRect().right > innerWidth + 1)
-        .map(el => el.tagName.toLowerCase() + '.' + el.className)"""
     section.locator('[name="checker-text"]').fill("x" * 300 + " 14")
     section.locator('[name="checker-source"]').fill("refund-new-" + "y" * 80)
     section.locator('[name="checker-quote"]').fill("z" * 300)
     expect(section.locator(".lab-status")).to_have_text("Fails: 1 problem.")  # no such source: nothing else is run
-    assert section.evaluate(outside) == []
+    assert sticking_out(section) == []
     section.locator('input[name="checker-source"]').fill("refund-new")
     # the quote is one word, it is not in the source, and the number 14 is not in it
     expect(section.locator(".lab-status")).to_have_text("Fails: 3 problems.")
-    assert section.evaluate(outside) == []
+    assert sticking_out(section) == []
     quote = section.locator('textarea[name="checker-quote"]')
     assert quote.evaluate("el => el.scrollHeight <= el.clientHeight + 1"), "the whole quote shows in its box"
     section.locator('button[data-case="dropped-negation"]').click()
     expect(section.locator(".checker-case")).to_be_visible()
-    assert section.evaluate(outside) == []
+    assert sticking_out(section) == []

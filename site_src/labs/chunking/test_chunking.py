@@ -27,7 +27,7 @@ from engine.dense import model_fingerprint
 from site_src.labs.chunking import data as chunking
 from site_src.labs.chunking.data import (GRID, PRESETS, SETTINGS, chunk_outcomes, chunk_page, chunk_with, facts_in,
                                          grid_settings, page_text, prose_of, score_chunks, text_key)
-from support.labs import hash_of, lab, open_page
+from support.labs import hash_of, lab, open_page, sticking_out
 from support.paths import ROOT
 from support.views import markup, text
 
@@ -751,9 +751,7 @@ def test_on_a_phone_every_figure_fits_360_px(make_page, site_url, link):
     page = open_page(make_page, site_url, f"#lab-chunking?{link}", viewport={"width": 360, "height": 780},
                      is_mobile=True, has_touch=True)
     section = lab(page, "chunking")
-    wide = section.evaluate("""s => [...s.querySelectorAll('*')].filter(el => el.getBoundingClientRect().right > innerWidth + 1)
-        .slice(0, 5).map(el => el.tagName.toLowerCase() + '.' + el.className)""")
-    assert wide == []
+    assert sticking_out(section) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     figure = section.locator(".chunk-page").bounding_box()
     assert figure["x"] >= 0 and figure["x"] + figure["width"] <= 360

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from site_src.labs.permissions import data as permissions
 from engine.readers import Reader
 from support.browser import VIEWPORTS
-from support.labs import hash_of, lab, open_page
+from support.labs import hash_of, lab, open_page, sticking_out
 from support.views import markup, text
 
 PICKER = 'select[data-picker="question"]'
@@ -332,8 +332,4 @@ def test_a_link_to_a_state_the_demo_does_not_offer_opens_the_default(make_page, 
 def test_nothing_sticks_out_on_a_phone(make_page, site_url, javascript):
     page = open_page(make_page, site_url, "#lab-permissions?reader=customer&q=g11&k=8" if javascript else "",
                      viewport=VIEWPORTS["phone"], java_script_enabled=javascript)
-    lab(page, "permissions")
-    outside = page.evaluate("""() => [...document.querySelectorAll('#lab-permissions *')]
-        .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest('.table-scroll, pre'))
-        .slice(0, 3).map(el => el.tagName.toLowerCase() + '.' + el.className)""")
-    assert outside == []
+    assert sticking_out(lab(page, "permissions"), ".table-scroll, pre") == []

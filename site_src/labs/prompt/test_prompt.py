@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from builder.core_data import PROMPT_SIZES
 from site_src.labs.prompt import data as prompt
 from engine.prompt import Source, build_prompt
-from support.labs import hash_of, lab, open_page
+from support.labs import hash_of, lab, open_page, sticking_out
 from support.views import markup, text
 
 PICKER = 'select[data-picker="question"]'
@@ -211,9 +211,6 @@ def test_nothing_sticks_out_on_a_phone_and_the_sources_come_first(make_page, sit
     section = lab(page, "prompt")
     if javascript:
         expect(section.locator(".prompt-sources > li")).to_have_count(11)
-    outside = section.evaluate("""s => [...s.querySelectorAll('*')]
-        .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest('pre'))
-        .map(el => el.tagName.toLowerCase() + '.' + el.className)""")
-    assert outside == []
+    assert sticking_out(section, "pre") == []
     sources, rules = (section.locator(css).bounding_box() for css in (".prompt-sources", ".prompt-rules"))
     assert sources["y"] < rules["y"], "on a phone the sources, which change, come before the rules, which don't"

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from site_src.labs.rerank import data as rerank
-from support.labs import hash_of, lab, open_page
+from support.labs import hash_of, lab, open_page, sticking_out
 from support.views import markup, text
 
 PICKER = 'select[data-picker="question"]'
@@ -244,9 +244,7 @@ def test_on_a_phone_the_two_lists_stay_side_by_side(make_page, site_url, data):
     lists = section.locator(".rerank-columns").bounding_box()
     assert lists["height"] < page.viewport_size["height"], "both lists fit on one phone screen"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
-    outside = section.evaluate("""s => [...s.querySelectorAll('*')].filter(el => el.getBoundingClientRect().right > innerWidth + 1)
-        .map(el => el.tagName.toLowerCase() + '.' + el.className)""")
-    assert outside == []
+    assert sticking_out(section) == []
     # A cut row still says so to a screen reader, and shows it struck through.
     set_threshold(section, data["labs"]["rerank"]["control"]["max"])
     cut = section.locator("ol.rerank-out li.is-cut").first

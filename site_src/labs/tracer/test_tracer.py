@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from site_src.labs.rerank import data as rerank_lab
 from site_src.labs.tracer import data as tracer_lab
 from support.browser import VIEWPORTS
-from support.labs import hash_of, lab, open_page
+from support.labs import hash_of, lab, open_page, sticking_out
 from support.views import markup, text
 
 STAGES = ["dense", "bm25", "fused", "rerank", "prompt", "answer", "check"]
@@ -314,8 +314,4 @@ def test_the_sections_links_open_each_trace(make_page, site_url, data):
 def test_nothing_sticks_out_on_a_phone(make_page, site_url, javascript):
     page = open_page(make_page, site_url, "#lab-tracer?q=refund-three-weeks&stage=all" if javascript else "",
                      viewport=VIEWPORTS["phone"], java_script_enabled=javascript)
-    lab(page, "tracer")
-    outside = page.evaluate("""() => [...document.querySelectorAll('#lab-tracer *')]
-        .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest('.table-scroll, pre'))
-        .slice(0, 3).map(el => el.tagName.toLowerCase() + '.' + el.className)""")
-    assert outside == []
+    assert sticking_out(lab(page, "tracer"), ".table-scroll, pre") == []
