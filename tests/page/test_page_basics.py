@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from support.browser import VIEWPORTS, element_screenshot, run_axe, screenshot
-from support.labs import LAB_NAMES, lab, open_page
+from support.labs import LAB_NAMES, lab, open_deep_dive, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -273,6 +273,7 @@ def test_labs_and_sample_tabs_work_from_file_url(page, dist_dir):
     samples = page.locator("figure.sample")
     assert samples.count() >= 8
     first = samples.first
+    open_deep_dive(first)
     tabs = first.locator('[role="tab"]')
     assert tabs.count() >= 2
     second = tabs.nth(1)
@@ -296,6 +297,7 @@ def test_copy_button_copies_the_visible_code(make_page, site_url):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
     open_page(lambda **_: page, site_url)
     sample = page.locator("figure.sample").first
+    open_deep_dive(sample)
     button = sample.locator("button.copy")
     button.scroll_into_view_if_needed()
     button.click()

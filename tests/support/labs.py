@@ -45,6 +45,14 @@ def lab(page, name):
     return section
 
 
+def open_deep_dive(locator) -> None:
+    """Open the closed deep dive that holds `locator`, as a reader does: by its summary."""
+    summary = locator.locator("xpath=ancestor::details[contains(@class, 'deep-dive')][1]/summary")
+    if summary.count() and not summary.evaluate("s => s.parentElement.open"):
+        summary.scroll_into_view_if_needed()
+        summary.click()
+
+
 STICKING_OUT_JS = r"""([section, inside]) => [...section.querySelectorAll('*')]
     .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !(inside && el.closest(inside)))
     .slice(0, 5).map(el => el.tagName.toLowerCase() + '.' + (el.getAttribute('class') || ''))"""
