@@ -237,7 +237,8 @@ def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
             '.table-scroll, pre, .figure-scroll, figure.figure, math, .math-block, .sample-tabs'))
         .slice(0, 5).map(el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
                         (typeof el.className === 'string' && el.className ? '.' + el.className : '') +
-                        ' right ' + Math.round(el.getBoundingClientRect().right))""")
+                        ' right ' + Math.round(el.getBoundingClientRect().right) +
+                        (el.closest('[id]') ? ' in #' + el.closest('[id]').id : ''))""")
     assert wide == [], f"elements sticking out of the page at 360px: {wide}"
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 360, f"the page is {width}px wide at 360px: something does not scroll inside its box"

@@ -139,3 +139,18 @@ def element_screenshot(page, selector: str, name: str) -> Path:
     finally:
         page.set_viewport_size(size)
     return path
+
+
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
+
+
+def main_thread_tasks(trace) -> list[dict]:
+    """The page's main-thread tasks in a Chromium trace: wall time and CPU time, in ms. A drag's
+    budget ("no task over 50 ms") is read in CPU time: this machine is shared, and the time another
+    process holds the CPU lengthens a task's wall time without being the page's work."""
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    mains = {(e["pid"], e["tid"]) for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    return [{"wall": e["dur"] / 1000, "cpu": e.get("tdur", e["dur"]) / 1000} for e in events
+            if e.get("name") == "RunTask" and e.get("ph") == "X" and (e["pid"], e["tid"]) in mains]
+
