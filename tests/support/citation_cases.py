@@ -9,6 +9,7 @@ EXTRA_SOURCES = {
     'x" onmouseover="y': "<b>bold</b> text",
     "typeset": "An owner adds the provider\u2019s details \u2014 see \u201cSecurity\u201d\u2026 Loading... done.",
     "dupes": "Refunds within 14 days only, and 14 days only.",
+    "once": "Refunds within 14 days only.",
     "numbers": "Twenty\u2011One days after the payment, and &nbsp;Forty-two more.",
 }
 
@@ -100,6 +101,8 @@ CLAIM_CASES = [
     ("Loading", "typeset", "loading... done"),
     ("Dupes", "dupes", "within 14 days only \u2026 14 days only"),
     ("Dupes", "dupes", "14 days only, \u2026 within 14 days"),
+    # The second piece is there only inside the first: it must not be found there.
+    ("Once", "once", "within 14 days \u2026 14 days only"),
     ("Empty", "refund-new", "\u2026"),
     ("Empty", "refund-new", " ... [...] "),
     ("Within 14 days; cancelling stops charges.", "refund-new",
