@@ -124,3 +124,29 @@ def test_a_reload_in_the_header_keeps_the_scroll_offset(make_page, site_url):
     page.wait_for_load_state("load")
     page.wait_for_timeout(500)
     assert page.evaluate("() => scrollY") == 150
+
+
+GROW_ABOVE_JS = r"""target => setTimeout(() => {
+  const spacer = document.createElement('div');
+  spacer.style.height = '600px';
+  target.before(spacer);
+}, 1000)"""
+
+
+def test_a_landed_target_stays_when_the_page_above_it_grows_without_scroll_anchoring(make_page, site_url):
+    """Chromium's scroll anchoring would hide a missing pin: a browser without it leaves the
+    target where the page puts it. A lab drawing itself above the target, an image or a font is
+    such a change; here 600 px appear just above the target a second after the jump."""
+    reader = reader_on_a_slow_device(make_page, site_url, 1280, "reduced")
+    page = reader.page
+    # Through the CSSOM: the page's Content-Security-Policy refuses a <style> a script adds.
+    page.evaluate("() => { for (const el of [document.documentElement, document.body]) el.style.overflowAnchor = 'none'; }")
+    target = page.locator("#measuring h3[id]").nth(2)
+    target_id = target.get_attribute("id")
+    handle = target.element_handle()
+
+    def jump():
+        page.evaluate(GROW_ABOVE_JS, handle)
+        page.evaluate("id => { __nav.start(); location.hash = '#' + id; }", target_id)
+
+    reader.watch(f"script: #{target_id}, then 600 px above it", handle, jump)

@@ -238,6 +238,44 @@ def test_a_scroll_box_keeps_its_tab_stop_only_while_it_can_scroll(make_page, sit
     expect(wide).to_have_attribute("tabindex", "0")
 
 
+BOXES_JS = r"""overflows => {
+    const boxes = overflows.map((extra) => {
+        const box = document.createElement('div');
+        box.className = 'table-scroll';
+        box.style.width = '300px';
+        box.style.padding = '0';
+        const wide = document.createElement('div');
+        wide.style.width = (300 + extra) + 'px';
+        wide.textContent = 'wide';
+        box.append(wide);
+        return box;
+    });
+    document.querySelector('main section.chapter p').after(...boxes);
+    // Whatever the stylesheet adds around the content, each box overflows by exactly its share.
+    boxes.forEach((box, i) => {
+        const wide = box.firstChild;
+        wide.style.width = (parseFloat(wide.style.width) - (box.scrollWidth - box.clientWidth - overflows[i])) + 'px';
+    });
+    // Drawn again as they now are, as a lab redraws.
+    const at = boxes[0].previousElementSibling;
+    boxes.forEach((box) => box.remove());
+    setTimeout(() => at.after(...boxes), 50);
+}"""
+
+
+def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(make_page, site_url):
+    """A few pixels of overflow hide content as surely as many: only a box that scrolls nothing
+    (or a pixel, rounding) is taken out of the tab order. Boxes a lab draws, near the screen."""
+    page = open_page(make_page, site_url)
+    overflows = [0, 1, 12, 60, 400]
+    page.evaluate(BOXES_JS, overflows)
+    page.wait_for_timeout(300)  # measured once the observer sees them near the screen
+    found = page.evaluate("""overflows => [...document.querySelectorAll('main section.chapter p + div.table-scroll,'
+        + ' main section.chapter div.table-scroll + div.table-scroll')].slice(0, overflows.length)
+        .map(box => [box.scrollWidth - box.clientWidth, box.getAttribute('tabindex')])""", overflows)
+    assert found == [[0, None], [1, None], [12, "0"], [60, "0"], [400, "0"]], found
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
     page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript, render_all=True)
