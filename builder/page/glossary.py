@@ -28,6 +28,11 @@ class GlossaryEntry:
     aliases: tuple[str, ...]
 
 
+# A measured result written by hand: a percentage, or a count out of a total ("24 of 30").
+# Definitions are not templates, so a figure in one could never follow the build.
+TYPED_RESULT = re.compile(r"(?<![\w-])\d[\d.,]*\s?%|(?<![\w-])\d[\d,]* (?:out )?of (?:the )?\d")
+
+
 def load_glossary(path: Path, out: ProblemLog) -> list[GlossaryEntry]:
     entries = []
     for record in yaml_list(path, out):
@@ -38,6 +43,12 @@ def load_glossary(path: Path, out: ProblemLog) -> list[GlossaryEntry]:
         if not isinstance(aliases, list):
             out.add(path, record["__line__"], slug, "aliases", "is not a list", "write aliases: [first, second]")
             aliases = []
+        typed = TYPED_RESULT.search(definition or "")
+        if typed:
+            out.add(path, record["__line__"], slug, "definition", f"types the figure '{typed.group()}': every "
+                    "result on the page comes from the build, and a definition is not rendered with its data",
+                    "define the term in words (a result belongs in a section, written with {{ … }})")
+            definition = None
         if None not in (term, slug, definition):
             entries.append(GlossaryEntry(term, slug, definition, tuple(str(a) for a in aliases)))
     return entries

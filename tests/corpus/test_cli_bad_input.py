@@ -51,6 +51,10 @@ EXTRA = {
     "golden question pointing at a removed passage": (
         edit("help/errors.md", "## err-4021 | QB-4021: file too large", "## err-4022 | QB-4021: file too large"),
         ["corpus/golden.yaml", "no passage 'err-4021'", "similar ids: err-4022"]),
+    "a result typed into a definition": (
+        edit("glossary.yaml", "that scores passages by the query terms they share.",
+             "that finds 12 of 30 paraphrases, 40% of the set."),
+        ["corpus/glossary.yaml", "bm25", "definition", "types the figure '12 of 3", "define the term in words"]),
     "id with a space": (append("help/errors.md", passage_block("err 1", "Some text that is long enough.")),
                         ["corpus/help/errors.md", "is not a valid id"]),
     "id with quotes": (append("help/errors.md", passage_block('err-"1"', "Some text.")),
