@@ -9,7 +9,9 @@ weight tensor) and one scale per output channel, the finer setting many exporter
 
 Figures are cached in .cache/int8/ by the model's fingerprint, the texts, onnxruntime's version
 and this module's own source, so a rebuild with nothing new quantizes nothing, and a change to
-how the figures are computed is measured again.
+how the figures are computed is measured again. Below them, so that an edited passage costs one
+text through each int8 model and not the whole measurement (make serve's edit-to-screen
+budget): the quantized models, and each model's vectors by text, under the same model key.
 
 Example: top_k_changes(np.array([[0.9, 0.5, 0.1]]), np.array([[0.5, 0.9, 0.1]]), 2)
          -> {"order": 1, "members": 0}
@@ -19,7 +21,6 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
@@ -77,6 +78,29 @@ def cache_key(fingerprint: str, question_texts: list[str], passage_texts: list[s
     return hashlib.sha256(payload.encode() + source).hexdigest()[:16]
 
 
+def model_key(fingerprint: str) -> str:
+    """What the quantized models and their vectors depend on: the model, onnxruntime, this code."""
+    payload = json.dumps([fingerprint, version("onnxruntime"), CACHE_SCHEMA]).encode() + Path(__file__).read_bytes()
+    return hashlib.sha256(payload).hexdigest()[:16]
+
+
+def cached_vectors(folder: Path, key: str, variant: str, model: Path, location: Path, texts: list[str]) -> np.ndarray:
+    """The int8 model's vector of each text, embedding only texts it has not seen (by text hash)."""
+    store = folder / f"{key}-{variant}-vectors.json"
+    known = json.loads(store.read_text("utf-8")) if store.is_file() else {}
+    hashes = [hashlib.sha256(text.encode()).hexdigest() for text in texts]
+    missing = list(dict.fromkeys(h for h in hashes if h not in known))
+    if missing:
+        text_of = dict(zip(hashes, texts))
+        for h, vector in zip(missing, live_model.embed_with(model, str(location), [text_of[h] for h in missing])):
+            known[h] = vector.tolist()
+        wanted = set(hashes)  # texts no longer in the build are dropped, so the file does not grow
+        temporary = store.with_suffix(".tmp")
+        temporary.write_text(json.dumps({h: v for h, v in known.items() if h in wanted}), "utf-8")
+        os.replace(temporary, store)
+    return np.asarray([known[h] for h in hashes], dtype=np.float32)
+
+
 def measure(cache_dir: Path, fingerprint: str, location: Path, question_texts: list[str], question_vectors: np.ndarray,
             passage_texts: list[str], passage_vectors: np.ndarray) -> dict:
     """{variant: drift, ..., "bytes": {variant: size}, "onnxruntime": version, "top": TOP}, from the
@@ -89,16 +113,18 @@ def measure(cache_dir: Path, fingerprint: str, location: Path, question_texts: l
     if not fp32.is_file():  # live_model.prepare exports it before any smaller precision; made here if missing
         live_model.export_fp32(str(location), fp32)
     result = {"top": TOP, "onnxruntime": version("onnxruntime"), "bytes": {"fp32": fp32.stat().st_size}}
-    with tempfile.TemporaryDirectory(prefix="int8-") as scratch:
-        for variant in VARIANTS:
-            model = quantized(fp32, Path(scratch) / f"{variant}.onnx", variant)
-            result["bytes"][variant] = model.stat().st_size
-            result[variant] = drift(question_vectors, passage_vectors,
-                                    live_model.embed_with(model, str(location), question_texts),
-                                    live_model.embed_with(model, str(location), passage_texts))
+    key = model_key(fingerprint)
     folder.mkdir(parents=True, exist_ok=True)
-    for stale in folder.glob("*.json"):
-        stale.unlink()
+    for stale in folder.iterdir():  # another model, onnxruntime or version of this code, or old figures
+        if not stale.name.startswith(key + "-"):
+            stale.unlink()
+    for variant in VARIANTS:
+        model = folder / f"{key}-{variant}.onnx"
+        if not model.is_file():
+            quantized(fp32, model.with_suffix(".tmp"), variant).replace(model)
+        result["bytes"][variant] = model.stat().st_size
+        int8 = cached_vectors(folder, key, variant, model, location, question_texts + passage_texts)
+        result[variant] = drift(question_vectors, passage_vectors, int8[:len(question_texts)], int8[len(question_texts):])
     temporary = record.with_suffix(".tmp")
     temporary.write_text(json.dumps(result, sort_keys=True), "utf-8")
     os.replace(temporary, record)

@@ -57,6 +57,44 @@ def test_a_cached_measurement_is_read_not_measured_again(tmp_path, monkeypatch):
     assert got == record
 
 
+def test_an_edited_text_is_the_only_one_run_through_the_int8_models_again(tmp_path, monkeypatch):
+    """make serve's edit-to-screen budget: an edited passage must not quantize the model again,
+    nor embed every text again."""
+    quantizations, embedded = [], []
+
+    def fake_quantized(fp32, target, variant):
+        quantizations.append(variant)
+        target.write_bytes(b"int8 " + variant.encode())
+        return target
+
+    def fake_embed(model, location, texts):
+        embedded.append((model.name.split("-", 1)[1], list(texts)))
+        return np.array([[float(len(text)), 1.0] for text in texts], dtype=np.float32)
+
+    monkeypatch.setattr(int8_drift, "quantized", fake_quantized)
+    monkeypatch.setattr(int8_drift.live_model, "embed_with", fake_embed)
+    (tmp_path / "live-model").mkdir()
+    fp32 = tmp_path / "live-model" / f"{int8_drift.hashlib.sha256(b'm').hexdigest()[:16]}-fp32.onnx"
+    fp32.write_bytes(b"fp32 model")
+    vectors = np.array([[1.0, 0.0], [0.0, 1.0]])
+
+    first = int8_drift.measure(tmp_path, "m", tmp_path, ["q1", "q2"], vectors, ["p1", "p2"], vectors)
+    assert sorted(quantizations) == ["per-channel", "per-tensor"]
+    assert sorted(embedded) == [("per-channel.onnx", ["q1", "q2", "p1", "p2"]), ("per-tensor.onnx", ["q1", "q2", "p1", "p2"])]
+    quantizations.clear()
+    embedded.clear()
+
+    second = int8_drift.measure(tmp_path, "m", tmp_path, ["q1", "q2"], vectors, ["p1", "p2 edited"], vectors)
+    assert quantizations == []
+    assert sorted(embedded) == [("per-channel.onnx", ["p2 edited"]), ("per-tensor.onnx", ["p2 edited"])]
+    assert second != first  # the edited text's vector is the one that moved
+    # What is left on disk: the two models, their vectors, and the figures for today's texts only.
+    key = int8_drift.model_key("m")
+    assert sorted(path.name for path in (tmp_path / "int8").iterdir()) == sorted([
+        f"{key}-per-channel.onnx", f"{key}-per-tensor.onnx", f"{key}-per-channel-vectors.json",
+        f"{key}-per-tensor-vectors.json", f"{cache_key('m', ['q1', 'q2'], ['p1', 'p2 edited'])}.json"])
+
+
 def test_the_build_measured_both_ways_of_quantizing(data):
     int8 = data["int8"]
     assert int8 is not None, "the session's build ships the live model, so it measures int8 too"
