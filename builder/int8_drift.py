@@ -78,10 +78,11 @@ def cache_key(fingerprint: str, question_texts: list[str], passage_texts: list[s
     return hashlib.sha256(payload.encode() + source).hexdigest()[:16]
 
 
-def model_key(fingerprint: str) -> str:
-    """What the quantized models and their vectors depend on: the model, onnxruntime, this code."""
-    payload = json.dumps([fingerprint, version("onnxruntime"), CACHE_SCHEMA]).encode() + Path(__file__).read_bytes()
-    return hashlib.sha256(payload).hexdigest()[:16]
+def model_key(fingerprint: str, fp32: Path) -> str:
+    """What the quantized models and their vectors depend on: the model and its export (whose
+    file name carries the exporter's code), onnxruntime, this code."""
+    payload = json.dumps([fingerprint, fp32.name, version("onnxruntime"), CACHE_SCHEMA]).encode()
+    return hashlib.sha256(payload + Path(__file__).read_bytes()).hexdigest()[:16]
 
 
 def cached_vectors(folder: Path, key: str, variant: str, model: Path, location: Path, texts: list[str]) -> np.ndarray:
@@ -109,11 +110,12 @@ def measure(cache_dir: Path, fingerprint: str, location: Path, question_texts: l
     record = folder / f"{cache_key(fingerprint, question_texts, passage_texts)}.json"
     if record.is_file():
         return json.loads(record.read_text("utf-8"))
-    fp32 = cache_dir / "live-model" / f"{hashlib.sha256(fingerprint.encode()).hexdigest()[:16]}-fp32.onnx"
+    fp32 = live_model.fp32_path(cache_dir, fingerprint)
     if not fp32.is_file():  # live_model.prepare exports it before any smaller precision; made here if missing
+        fp32.parent.mkdir(parents=True, exist_ok=True)
         live_model.export_fp32(str(location), fp32)
     result = {"top": TOP, "onnxruntime": version("onnxruntime"), "bytes": {"fp32": fp32.stat().st_size}}
-    key = model_key(fingerprint)
+    key = model_key(fingerprint, fp32)
     folder.mkdir(parents=True, exist_ok=True)
     for stale in folder.iterdir():  # another model, onnxruntime or version of this code, or old figures
         if not stale.name.startswith(key + "-"):

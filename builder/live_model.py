@@ -17,6 +17,7 @@ Precisions, smallest first:
 Example: with_half_weights(model).graph.initializer[0].data_type -> 10 (FLOAT16)
 """
 
+import functools
 import hashlib
 import json
 import os
@@ -154,8 +155,10 @@ def mean_pooled(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return summed / np.clip(np.linalg.norm(summed, axis=1, keepdims=True), 1e-12, None)
 
 
-def embed_with(path: Path, location: str, texts: list[str]) -> np.ndarray:
-    """Unit vectors from the exported file, one text at a time, as the browser runs it."""
+@functools.lru_cache(maxsize=4)
+def _session(path: str, modified_ns: int, location: str):
+    """An ONNX session and its tokenizer, kept while the file is unchanged: make serve rebuilds in
+    one process, and creating a session is most of what an edited passage costs here."""
     import onnxruntime
     from tokenizers import Tokenizer
 
@@ -164,7 +167,12 @@ def embed_with(path: Path, location: str, texts: list[str]) -> np.ndarray:
     tokenizer.no_padding()
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
-    session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    return onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"]), tokenizer
+
+
+def embed_with(path: Path, location: str, texts: list[str]) -> np.ndarray:
+    """Unit vectors from the exported file, one text at a time, as the browser runs it."""
+    session, tokenizer = _session(str(path), path.stat().st_mtime_ns, location)
     rows = []
     for text in texts:
         ids = np.asarray([tokenizer.encode(text).ids], dtype=np.int64)
@@ -198,6 +206,17 @@ def agreement(live: np.ndarray, build: np.ndarray, passages: np.ndarray, passage
 # -------------------------------------------------------------------------- cache
 
 
+def export_ids(fingerprint: str) -> tuple[str, str]:
+    """(the model's id, the id of its export by this exporter code): the cache's file prefixes."""
+    model_id = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
+    return model_id, f"{model_id}-{code_key(EXPORT_CODE)[:8]}"
+
+
+def fp32_path(cache_dir: Path, fingerprint: str) -> Path:
+    """The full-precision export every smaller one is made from (builder/int8_drift.py's too)."""
+    return cache_dir / "live-model" / f"{export_ids(fingerprint)[1]}-fp32.onnx"
+
+
 def prepare(choice: str, cache_dir: Path, fingerprint: str, location: str, question_texts: list[str],
             build_vectors: np.ndarray, passage_vectors: np.ndarray, passage_ids: list[str],
             bm25_runs: list[list[str]]) -> LiveModel | None:
@@ -210,8 +229,7 @@ def prepare(choice: str, cache_dir: Path, fingerprint: str, location: str, quest
         raise ValueError(f"live model precision '{choice}': use one of {', '.join(CHOICES)}")
     folder = cache_dir / "live-model"
     folder.mkdir(parents=True, exist_ok=True)
-    model_id = hashlib.sha256(fingerprint.encode()).hexdigest()[:16]
-    export_id = f"{model_id}-{code_key(EXPORT_CODE)[:8]}"
+    model_id, export_id = export_ids(fingerprint)
     inputs = hashlib.sha256(json.dumps([fingerprint, question_texts, passage_ids, bm25_runs, CACHE_SCHEMA,
                                         code_key(CHECK_CODE)]).encode())
     for vectors in (build_vectors, passage_vectors):
@@ -220,7 +238,7 @@ def prepare(choice: str, cache_dir: Path, fingerprint: str, location: str, quest
     for stale in folder.glob(f"{model_id}-*"):  # this model, exported by other code: never read again
         if not stale.name.startswith(f"{export_id}-"):
             stale.unlink()
-    fp32 = folder / f"{export_id}-fp32.onnx"
+    fp32 = fp32_path(cache_dir, fingerprint)
     tried = []
     for precision in (PRECISIONS if choice == "auto" else (choice,)):
         path = folder / f"{export_id}-{precision}.onnx"

@@ -73,9 +73,10 @@ def test_an_edited_text_is_the_only_one_run_through_the_int8_models_again(tmp_pa
 
     monkeypatch.setattr(int8_drift, "quantized", fake_quantized)
     monkeypatch.setattr(int8_drift.live_model, "embed_with", fake_embed)
-    (tmp_path / "live-model").mkdir()
-    fp32 = tmp_path / "live-model" / f"{int8_drift.hashlib.sha256(b'm').hexdigest()[:16]}-fp32.onnx"
+    fp32 = int8_drift.live_model.fp32_path(tmp_path, "m")  # the export the live model is made from, shared
+    fp32.parent.mkdir()
     fp32.write_bytes(b"fp32 model")
+    monkeypatch.setattr(int8_drift.live_model, "export_fp32", lambda *args: pytest.fail("exported the model again"))
     vectors = np.array([[1.0, 0.0], [0.0, 1.0]])
 
     first = int8_drift.measure(tmp_path, "m", tmp_path, ["q1", "q2"], vectors, ["p1", "p2"], vectors)
@@ -89,7 +90,7 @@ def test_an_edited_text_is_the_only_one_run_through_the_int8_models_again(tmp_pa
     assert sorted(embedded) == [("per-channel.onnx", ["p2 edited"]), ("per-tensor.onnx", ["p2 edited"])]
     assert second != first  # the edited text's vector is the one that moved
     # What is left on disk: the two models, their vectors, and the figures for today's texts only.
-    key = int8_drift.model_key("m")
+    key = int8_drift.model_key("m", fp32)
     assert sorted(path.name for path in (tmp_path / "int8").iterdir()) == sorted([
         f"{key}-per-channel.onnx", f"{key}-per-tensor.onnx", f"{key}-per-channel-vectors.json",
         f"{key}-per-tensor-vectors.json", f"{cache_key('m', ['q1', 'q2'], ['p1', 'p2 edited'])}.json"])
