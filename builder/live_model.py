@@ -170,6 +170,16 @@ def _session(path: str, modified_ns: int, location: str):
     return onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"]), tokenizer
 
 
+def open_sessions(cache_dir: Path, location: Path) -> int:
+    """Open a session on each model file the cache holds (the live model's precisions and the
+    int8 check's), so the first edit under make serve finds them open; how many were opened."""
+    files = [path for folder in ("live-model", "int8") for path in sorted((cache_dir / folder).glob("*.onnx"))
+             if not path.name.endswith("-fp32.onnx")]  # fp32 is only exported from, never run
+    for path in files:
+        _session(str(path), path.stat().st_mtime_ns, str(location))
+    return len(files)
+
+
 def embed_with(path: Path, location: str, texts: list[str]) -> np.ndarray:
     """Unit vectors from the exported file, one text at a time, as the browser runs it."""
     session, tokenizer = _session(str(path), path.stat().st_mtime_ns, location)

@@ -398,16 +398,24 @@ class Watcher:
             self.stop.wait(self.poll)
 
 
-def warm_up(log=print) -> None:
-    """Load what an edit would otherwise load: the embedding model and both tokenizers."""
+def warm_up(cache_dir: Path, log=print) -> None:
+    """Load what an edit would otherwise load: the embedding model, both tokenizers, and the ONNX
+    sessions of the browser's model and of the int8 check (each checks an edited passage)."""
     started = time.perf_counter()
+    from builder import live_model
+    from builder.pipeline import model_files
     from engine.dense import embed
     from engine.tokens import count_o200k, count_wordpieces
 
     embed(["warm-up"])
     count_o200k("warm-up")
     count_wordpieces("warm-up")
-    log(f"Model loaded in {time.perf_counter() - started:.1f} s: an edited passage is re-embedded without loading it again.")
+    try:
+        sessions = live_model.open_sessions(cache_dir, model_files())
+    except live_model.LiveModelUnavailable:  # no browser model is built, so there is none to open
+        sessions = 0
+    log(f"Model loaded in {time.perf_counter() - started:.1f} s ({sessions} ONNX sessions open): an edited passage "
+        "is re-embedded without loading it again.")
 
 
 # ------------------------------------------------------------------ main
@@ -467,7 +475,7 @@ def main(argv: list[str]) -> int:
         watcher.rebuild("first build")
         if not args.no_warm_up:
             try:
-                warm_up(log=functools.partial(print, flush=True))
+                warm_up(args.cache, log=functools.partial(print, flush=True))
             except Exception as error:  # noqa: BLE001 (serving goes on; the next edit tries again)
                 print(f"warning: could not load the model now ({type(error).__name__}: {error}); "
                       "a build that needs it will try again", file=sys.stderr, flush=True)
