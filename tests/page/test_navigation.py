@@ -10,17 +10,16 @@ not move. That holds at 1280 px with motion allowed and at 390 px (touch) with r
 with the CPU four times slower (the page never animates a jump, whatever the preference). Back must put back what was on the screen before
 the link was followed, where it was.
 
-Also: a link into a closed <details> opens it and lands; a reload keeps the reader's place;
-without JavaScript the contents land too.
+Particular cases (a link into a closed <details>, a reload, the contents without JavaScript, a
+page growing above a landed target) are in tests/page/test_navigation_cases.py.
 The measurements are written to test-artifacts/navigation-<width>-<motion>.json. The phone's run is in
 tests/page/test_navigation_phone.py, so the two runs go to the two test workers; the scenario
 and the reader are in tests/support/navigation.py.
 """
 
 import pytest
-from playwright.sync_api import expect
 
-from support.navigation import BAND, DEVICES, SETTLE_MS, STILL_PX, WATCH_MS, every_jump_lands, reader_on_a_slow_device
+from support.navigation import every_jump_lands
 
 pytestmark = pytest.mark.browser
 
@@ -28,125 +27,3 @@ pytestmark = pytest.mark.browser
 def test_every_jump_lands_within_300ms_and_stays_on_a_wide_screen(make_page, site_url):
     """The phone's run is tests/page/test_navigation_phone.py, so the two run side by side."""
     every_jump_lands(make_page, site_url, 1280, "smooth")
-
-
-DETAILS_JS = r"""() => {
-  const chapters = document.querySelectorAll('main section.chapter');
-  const far = chapters[chapters.length - 3];
-  const aside = document.createElement('details');
-  aside.id = 'nav-test-aside';
-  const summary = document.createElement('summary');
-  summary.textContent = 'An aside, closed';
-  const before = document.createElement('p');
-  before.textContent = 'Text the aside holds before its target. '.repeat(40);
-  const inside = document.createElement('p');
-  inside.id = 'nav-test-inside';
-  inside.textContent = 'The target, inside the closed aside.';
-  aside.append(summary, before, inside);
-  far.querySelector('h2').after(aside);
-  const link = document.createElement('a');
-  link.href = '#nav-test-inside';
-  link.id = 'nav-test-link';
-  link.textContent = 'a link into the aside';
-  document.querySelector('main section.chapter p').append(' ', link);
-}"""
-
-
-@pytest.mark.parametrize("width", list(DEVICES), ids=[f"{w}px" for w in DEVICES])
-def test_a_link_into_a_closed_details_opens_it_and_lands(make_page, site_url, width):
-    reader = reader_on_a_slow_device(make_page, site_url, width, "smooth")
-    page = reader.page
-    page.evaluate(DETAILS_JS)
-    aside = page.locator("#nav-test-aside")
-    assert not aside.evaluate("d => d.open")
-    link = page.locator("#nav-test-link")
-    reader.follow_link("a link into a closed <details>", link, "nav-test-inside")
-    assert aside.evaluate("d => d.open"), "following the link opened the aside"
-    expect(page.locator("#nav-test-inside")).to_be_visible()
-
-    # The same aside closed again, reached by a hash a script sets (from another one: setting
-    # the hash the address already has is no change, and fires nothing).
-    page.evaluate("() => { document.getElementById('nav-test-aside').open = false; history.replaceState(null, '', '#main');"
-                  " scrollTo(0, 0); }")
-    page.wait_for_timeout(300)
-    reader.watch("script: location.hash into a closed <details>", reader.element("#nav-test-inside"),
-                 lambda: page.evaluate("() => { __nav.start(); location.hash = '#nav-test-inside'; }"))
-    assert aside.evaluate("d => d.open")
-
-
-@pytest.mark.parametrize("width", list(DEVICES), ids=[f"{w}px" for w in DEVICES])
-def test_a_reload_keeps_the_readers_place(make_page, site_url, width):
-    """The browser's own scroll restoration is off (it restores a pixel offset, wrong once far
-    sections have their real heights); the page keeps the block at the top of the screen."""
-    page = make_page(**DEVICES[width], reduced_motion="reduce")
-    page.goto(site_url + "index.html#hybrid")
-    page.wait_for_load_state("load")
-    # The reader scrolls on from the linked section to a paragraph further down.
-    paragraph = page.locator("#hybrid > p").nth(6)
-    paragraph.evaluate("p => p.scrollIntoView({block: 'center'})")
-    page.wait_for_timeout(600)
-    before = paragraph.evaluate("p => Math.round(p.getBoundingClientRect().top)")
-    page.reload()
-    page.wait_for_load_state("load")
-    page.wait_for_timeout(1500)
-    top = paragraph.evaluate("p => Math.round(p.getBoundingClientRect().top)")
-    assert abs(top - before) <= 4, f"after a reload the paragraph is at {top}px, it was at {before}px"
-
-
-@pytest.mark.parametrize("width", list(DEVICES), ids=[f"{w}px" for w in DEVICES])
-def test_without_javascript_the_contents_land_too(make_page, site_url, width):
-    """No smooth scrolling in the stylesheet: an instant jump is one Chromium keeps in place
-    while the sections on the way are drawn, with no script to help (a smooth one stopped
-    22,142 px short of the glossary at 1280 px). Read from outside the page, which runs nothing."""
-    page = make_page(**DEVICES[width], reduced_motion="no-preference", java_script_enabled=False)
-    page.goto(site_url + "index.html")
-    page.wait_for_load_state("load")
-    for slug in ("glossary", "chunking"):
-        if width < 1024 and not page.evaluate("() => document.querySelector('nav.toc details').open"):
-            page.locator("nav.toc summary").click()  # without a script, the list stays open after a link
-        page.locator(f'nav.toc a[href="#{slug}"]').click()
-        tops = []
-        for _ in range(2):
-            page.wait_for_timeout(SETTLE_MS if not tops else WATCH_MS - SETTLE_MS)
-            tops.append(page.evaluate("slug => document.getElementById(slug).getBoundingClientRect().top", slug))
-        assert all(BAND[0] <= top <= BAND[1] for top in tops) and abs(tops[0] - tops[1]) <= STILL_PX, (
-            f"without JavaScript, {slug} at {width}px is {tops[0]:.0f}px from the top after {SETTLE_MS} ms "
-            f"and {tops[1]:.0f}px after {WATCH_MS} ms")
-
-
-def test_a_reload_in_the_header_keeps_the_scroll_offset(make_page, site_url):
-    page = make_page(**DEVICES[1280], reduced_motion="reduce")
-    page.goto(site_url + "index.html")
-    page.wait_for_load_state("load")
-    page.evaluate("() => scrollTo(0, 150)")
-    page.wait_for_timeout(600)
-    page.reload()
-    page.wait_for_load_state("load")
-    page.wait_for_timeout(500)
-    assert page.evaluate("() => scrollY") == 150
-
-
-GROW_ABOVE_JS = r"""target => setTimeout(() => {
-  const spacer = document.createElement('div');
-  spacer.style.height = '600px';
-  target.before(spacer);
-}, 1000)"""
-
-
-def test_a_landed_target_stays_when_the_page_above_it_grows_without_scroll_anchoring(make_page, site_url):
-    """Chromium's scroll anchoring would hide a missing pin: a browser without it leaves the
-    target where the page puts it. A lab drawing itself above the target, an image or a font is
-    such a change; here 600 px appear just above the target a second after the jump."""
-    reader = reader_on_a_slow_device(make_page, site_url, 1280, "reduced")
-    page = reader.page
-    # Through the CSSOM: the page's Content-Security-Policy refuses a <style> a script adds.
-    page.evaluate("() => { for (const el of [document.documentElement, document.body]) el.style.overflowAnchor = 'none'; }")
-    target = page.locator("#measuring h3[id]").nth(2)
-    target_id = target.get_attribute("id")
-    handle = target.element_handle()
-
-    def jump():
-        page.evaluate(GROW_ABOVE_JS, handle)
-        page.evaluate("id => { __nav.start(); location.hash = '#' + id; }", target_id)
-
-    reader.watch(f"script: #{target_id}, then 600 px above it", handle, jump)
