@@ -106,11 +106,14 @@ def test_a_reload_in_the_header_keeps_the_scroll_offset(make_page, site_url):
     assert page.evaluate("() => scrollY") == 150
 
 
-GROW_ABOVE_JS = r"""target => setTimeout(() => {
+# In an animation frame, as a lab draws: the watcher reads the target's place after each frame is
+# painted, and a change made by a plain task between that frame and the reading would be read
+# before any frame showed it (a reader never sees it; the pin corrects it before the next paint).
+GROW_ABOVE_JS = r"""target => setTimeout(() => requestAnimationFrame(() => {
   const spacer = document.createElement('div');
   spacer.style.height = '600px';
   target.before(spacer);
-}, 1000)"""
+}), 1000)"""
 
 
 def test_a_landed_target_stays_when_the_page_above_it_grows_without_scroll_anchoring(make_page, site_url):
