@@ -5,6 +5,7 @@ Chromium the lab starts and redraws when its control changes."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,7 +86,7 @@ def test_the_build_finds_the_lab_runs_its_data_step_and_draws_it(fixture_site, d
     first = [p["id"] for p in data["passages"][:3]]
     built = json.loads((fixture_site / "data" / "rag.json").read_text("utf-8"))
     assert built["labs"]["fixture"] == {"first": first}
-    placed = [name for name in __import__("re").findall(r'<section class="lab[^"]*" data-lab="([a-z0-9_]+)"', html)]
+    placed = re.findall(r'<section class="lab[^"]*" data-lab="([a-z0-9_]+)"', html)
     assert placed[0] == "fixture", "placed at the end of section 01, it is the page's first lab"
     drawn = html.split('id="lab-fixture"', 1)[1].split("</section>", 1)[0]
     assert '<p class="lab-status">2 passages shown.</p>' in drawn

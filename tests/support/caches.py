@@ -1,8 +1,14 @@
-"""A copy of the project's warm build caches for a test's own build, so it loads no model."""
+"""The project's warm build caches, for tests: a copy for a test's own build (so it loads no
+model), and the build's vectors read from them."""
 
 import os
 import shutil
 from pathlib import Path
+
+import numpy as np
+
+from builder.embed_cache import EmbeddingCache
+from engine.dense import model_fingerprint
 
 from support.paths import ROOT
 
@@ -20,3 +26,8 @@ def copy_warm_cache(to: Path, leave_out: tuple[str, ...] = (), source: Path = RO
     for model in (source / "live-model").glob("*.onnx") if "live-model" not in leave_out else ():
         os.link(model, to / "live-model" / model.name)
     return to
+
+
+def build_vectors(texts: list[str]) -> np.ndarray:
+    """The build's vectors, from the embedding cache the session's build filled (no model loads)."""
+    return EmbeddingCache(ROOT / ".cache", model_fingerprint()).embed(texts)

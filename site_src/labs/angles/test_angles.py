@@ -9,16 +9,10 @@ import math
 import numpy as np
 import pytest
 
-from builder.embed_cache import EmbeddingCache
-from engine.dense import model_fingerprint
 from site_src.labs.angles import data as angles
+from support.caches import build_vectors
 from support.labs import hash_of, lab, open_page
-from support.paths import ROOT
 from support.views import markup, text
-
-
-def build_vectors(texts):
-    return EmbeddingCache(ROOT / ".cache", model_fingerprint()).embed(texts).astype(np.float64)
 
 
 # ------------------------------------------------------------------ worked by hand
@@ -59,7 +53,7 @@ def test_the_sides_are_chosen_to_miss_the_true_angles_by_the_least():
 def test_the_data_holds_every_preset_with_its_real_cosines_and_angles(data):
     own = data["labs"]["angles"]["questions"]
     assert set(own) == {q["id"] for q in data["questions"]}
-    vectors = dict(zip([p["id"] for p in data["passages"]], build_vectors([p["text"] for p in data["passages"]])))
+    vectors = dict(zip([p["id"] for p in data["passages"]], build_vectors([p["text"] for p in data["passages"]]).astype(np.float64)))
     for q in data["questions"]:
         run = data["runs"][q["id"]]["dense"]
         record = own[q["id"]]

@@ -24,14 +24,14 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from builder.embed_cache import EmbeddingCache
 from site_src.labs.ask import data as ask
 from builder.live_model import COSINE_TOLERANCE
 from engine import settings
 from engine.access import pre_filter
 from engine.bm25 import BM25
-from engine.dense import model_fingerprint, resolve_model
+from engine.dense import resolve_model
 from engine.prompt import Source, build_prompt, escape
+from support.caches import build_vectors
 from support.labs import lab, open_page
 from support.paths import ARTIFACTS, ROOT
 from support.views import markup, text as text_of
@@ -165,11 +165,6 @@ def python_ids(texts: list[str], limit: int | None = settings.MAX_WORDPIECES) ->
     else:
         tokenizer.no_truncation()
     return [encoding.ids for encoding in tokenizer.encode_batch(texts)]
-
-
-def build_vectors(texts: list[str]) -> np.ndarray:
-    """The build's vectors, from the embedding cache the session's build filled (no model loads)."""
-    return EmbeddingCache(ROOT / ".cache", model_fingerprint()).embed(texts)
 
 
 def load_model(page, timeout=LOAD_TIMEOUT_MS) -> dict:

@@ -10,17 +10,11 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from builder.embed_cache import EmbeddingCache
-from engine.dense import model_fingerprint
 from site_src.labs.map import data as map_lab
 from site_src.labs.map import projection
+from support.caches import build_vectors
 from support.labs import hash_of, lab, open_page
-from support.paths import ROOT
 from support.views import markup, text
-
-
-def build_vectors(texts):
-    return EmbeddingCache(ROOT / ".cache", model_fingerprint()).embed(texts).astype(np.float64)
 
 
 # ------------------------------------------------------------------ the measure
@@ -148,7 +142,7 @@ def plane_neighbours(points, k):
 def test_the_map_shows_the_projection_that_keeps_the_most_and_states_its_share(data):
     own = data["labs"]["map"]
     k = own["nearest"]
-    vectors = build_vectors([p["text"] for p in data["passages"]])
+    vectors = build_vectors([p["text"] for p in data["passages"]]).astype(np.float64)
     cosines = vectors @ vectors.T
     true = [set(sorted((j for j in range(len(vectors)) if j != i), key=lambda j: -cosines[i, j])[:k])
             for i in range(len(vectors))]
@@ -185,7 +179,7 @@ def test_each_preset_is_placed_as_the_page_says(data):
             y = sum(w * xy[pid][1] for (pid, _), w in zip(nearest, weights)) / sum(weights)
             assert own["questions"][q["id"]] == pytest.approx([x, y], abs=0.051), q["id"]
         else:
-            vector = build_vectors([q["text"]])[0]
+            vector = build_vectors([q["text"]]).astype(np.float64)[0]
             p = own["projection"]
             plane = np.asarray(p["axes"]) @ (vector - np.asarray(p["mean"]))
             at = [p["frame"][0] + p["frame"][2] * plane[0], p["frame"][1] - p["frame"][2] * plane[1]]
@@ -275,7 +269,7 @@ def test_a_question_asked_live_is_placed_the_way_the_build_placed_the_presets(ma
     section = lab(page, "map")
     own = data["labs"]["map"]
     q = data["questions"][7]
-    vector = build_vectors([q["text"]])[0].tolist()
+    vector = build_vectors([q["text"]]).astype(np.float64)[0].tolist()
     page.evaluate("""([q, runs, vector]) => RAG.questions.add({id: "live", text: q.text + " (asked here)", set: "live",
         answer: null, paraphrase: false, runs, vector})""", [q, data["runs"][q["id"]], vector])
     section.locator('select[data-picker="question"]').select_option("live")
