@@ -233,10 +233,10 @@ def compare(fts: dict, passages: list[tuple[str, str]], golden: list[dict], runs
     }
 
 
-def fts5_comparison(corpus, data: dict, cache_dir: Path, index: BM25 | None = None) -> dict:
+def fts5_comparison(corpus, data: dict, cache_dir: Path, index: BM25) -> dict:
     """data.fts5, from the corpus's passages and the page's golden questions and BM25 runs;
-    `index` is the search stage's BM25 over the same passages (built here when not given)."""
+    `index` is the search stage's BM25 over the same passages."""
     passages = [(p.id, p.text) for p in corpus.passages]
     golden = [q for q in data["questions"] if q["set"] == "golden"]
     fts = cached_run(cache_dir, passages, [(q["id"], q["text"]) for q in golden])
-    return compare(fts, passages, golden, data["runs"], index or BM25([text for _, text in passages]))
+    return compare(fts, passages, golden, data["runs"], index)

@@ -111,9 +111,7 @@ def measure(cache_dir: Path, fingerprint: str, location: Path, question_texts: l
     if record.is_file():
         return json.loads(record.read_text("utf-8"))
     fp32 = live_model.fp32_path(cache_dir, fingerprint)
-    if not fp32.is_file():  # live_model.prepare exports it before any smaller precision; made here if missing
-        fp32.parent.mkdir(parents=True, exist_ok=True)
-        live_model.export_fp32(str(location), fp32)
+    live_model.export(str(location), "fp32", fp32, fp32)  # prepare() made it already, unless it did not run
     result = {"top": TOP, "onnxruntime": version("onnxruntime"), "bytes": {"fp32": fp32.stat().st_size}}
     key = model_key(fingerprint, fp32)
     folder.mkdir(parents=True, exist_ok=True)

@@ -248,7 +248,7 @@ def prepare(choice: str, cache_dir: Path, fingerprint: str, location: str, quest
     for stale in folder.glob(f"{model_id}-*"):  # this model, exported by other code: never read again
         if not stale.name.startswith(f"{export_id}-"):
             stale.unlink()
-    fp32 = fp32_path(cache_dir, fingerprint)
+    fp32 = folder / f"{export_id}-fp32.onnx"  # fp32_path()
     tried = []
     for precision in (PRECISIONS if choice == "auto" else (choice,)):
         path = folder / f"{export_id}-{precision}.onnx"

@@ -24,6 +24,7 @@ from builder.page.errors import ProseError
 
 
 def slug_of(title: str) -> str:
+    """'Inverted indexes, and stemming' -> 'inverted-indexes-and-stemming' (headings' ids too)."""
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
 
 

@@ -43,6 +43,7 @@ from engine.validate import check_unique
 from builder.page.claims import BUILTINS, ClaimFailed, ClaimRegistry, ClaimResult
 from builder.page.errors import ProseError
 from builder.page.template_cache import from_string_cached
+from builder.sources import SECTION_FILE
 
 QUIZ_FILE = "corpus/quiz.yaml"
 QUIZ_LAB = "quiz"  # the lab that gathers every question (site_src/labs/quiz/)
@@ -383,10 +384,10 @@ def practice_block(slug: str, questions: list[dict]) -> Markup:
 
 def section_slug(where: str) -> str:
     """site_src/sections/06-hybrid.md -> hybrid"""
-    match = re.search(r"(?:^|/)\d+-([a-z0-9-]+)\.md$", where)
+    match = SECTION_FILE.fullmatch(Path(where).name)
     if not match:
         raise ProseError(f"{where}: practice() belongs in a section file, NN-slug.md")
-    return match.group(1)
+    return match.group(2)
 
 
 def block_for(where: str, questions: list[dict]) -> Markup:

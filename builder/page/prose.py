@@ -19,7 +19,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateSynta
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from builder.page.asides import AsideExtension
+from builder.page.asides import AsideExtension, slug_of
 from builder.page.claims import ClaimExtension, ClaimFailed
 from builder.page.errors import ProseError
 from builder.page.glossary import GlossaryLinks
@@ -36,10 +36,6 @@ class Section:
     title: str
     html: str
     file: str
-
-
-def slugify(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
 def markdown_renderer() -> MarkdownIt:
@@ -111,7 +107,7 @@ def postprocess(html: str) -> str:
     html = re.sub(r"<table>.*?</table>", lambda m: f'<div class="table-scroll">{labelled_cells(m.group(0))}</div>',
                   html, flags=re.S)
     return re.sub(r"<h3>(.*?)</h3>",
-                  lambda m: f'<h3 id="{slugify(re.sub("<[^>]+>", "", m.group(1)))}">{m.group(1)}</h3>', html)
+                  lambda m: f'<h3 id="{slug_of(re.sub("<[^>]+>", "", m.group(1)))}">{m.group(1)}</h3>', html)
 
 
 def render_section(path: Path, env: Environment, namespace: dict, glossary: GlossaryLinks,
