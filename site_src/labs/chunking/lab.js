@@ -98,8 +98,11 @@
       const patterns = Object.entries(own.facts).map(([name, phrase]) => [name,
         new RegExp(RAG.engine.words(phrase).map(escape).join("\\s+"), "gi")]);
       const cosines = Object.values(own.scores);
+      const page = readPage(own.markdown);
+      // Where each fact stands in each block: the same for every state, so found once.
+      page.blocks.forEach((block) => { block.factSpans = factSpans(block.text, patterns); });
       models.set(own, {
-        page: readPage(own.markdown), patterns,
+        page, patterns,
         facts: Object.entries(own.facts).map(([name, phrase]) => [name, RAG.engine.normalize(phrase)]),
         // The best cosine any chunk of any setting reaches, per question and over both.
         best: own.questions.map((q, column) => Math.max(...cosines.map((pair) => pair[column]))),
@@ -150,7 +153,7 @@
   };
 
   /** The page as drawn for one cut: per block, runs of words that belong to the same chunks. */
-  function drawnPage(page, spans, placeWords, chunks, top, patterns) {
+  function drawnPage(page, spans, placeWords, chunks, top) {
     const members = page.pageWords.map(() => []);
     const starts = new Map();
     spans.forEach(({ start, length }, index) => {
@@ -158,7 +161,7 @@
       starts.set(placeWords[start].page, index);
     });
     return page.blocks.map((block) => {
-      const facts = factSpans(block.text, patterns);
+      const facts = block.factSpans;
       const parts = [];
       let run = null;
       block.words.forEach((word, i) => {
@@ -185,9 +188,9 @@
     const placeOf = (word) => (words === model.page.proseWords ? word.prose : word.page);
     const found = [];
     for (const name of names) {
-      const block = model.page.blocks.find((b) => factSpans(b.text, model.patterns).some((span) => span[2] === name));
+      const block = model.page.blocks.find((b) => b.factSpans.some((span) => span[2] === name));
       if (!block) continue;
-      const [from, to] = factSpans(block.text, model.patterns).find((span) => span[2] === name);
+      const [from, to] = block.factSpans.find((span) => span[2] === name);
       const inside = block.words.filter((word) => word.end > from && word.start < to).map(placeOf);
       const [first, last] = [inside[0], inside[inside.length - 1]];
       const ending = spans.find(({ start, length }) => start <= first && start + length - 1 >= first && start + length - 1 < last);
@@ -201,11 +204,10 @@
     return found;
   }
 
-  function outcome(chunks, order, needs, factNames) {
-    const holdsAll = (chunk) => needs.length > 0 && needs.every((name) => chunk.facts.includes(name));
+  function outcome(chunks, order, factNames) {
     const rankOf = (test) => { const at = order.findIndex((i) => test(chunks[i])); return at < 0 ? null : at + 1; };
     return {
-      answerRank: rankOf(holdsAll),
+      answerRank: rankOf((chunk) => chunk.answers),
       factRanks: Object.fromEntries(factNames.map((name) => [name, rankOf((chunk) => chunk.facts.includes(name))])),
     };
   }
@@ -354,10 +356,10 @@
         minWords: Math.min(...sizes), maxWords: Math.max(...sizes),
         cuts: cutsInside(factNames.filter((name) => !chunks.some((chunk) => chunk.facts.includes(name))),
           model, words, spans),
-        ...outcome(chunks, order, needs, factNames),
+        ...outcome(chunks, order, factNames),
         best: model.best[column], barMax: model.top,
         prose: words === model.page.proseWords, overlaps: spans.some((span, i) => i > 0 && span.start < spans[i - 1].start + spans[i - 1].length),
-        page: drawnPage(model.page, spans, words, chunks, top.index, model.patterns),
+        page: drawnPage(model.page, spans, words, chunks, top.index),
       };
     },
 
