@@ -16,7 +16,7 @@ from builder.page.practice import Choice, PracticeQuestion
 from builder.sources import section_index
 from site_src.labs.quiz import data as quiz
 from support.browser import element_screenshot, run_axe
-from support.labs import hash_of, lab, link_of, open_page
+from support.labs import hash_of, lab, link_of, open_page, sticking_out
 from support.views import markup, text
 
 # ------------------------------------------------------------------ the data step
@@ -273,10 +273,8 @@ def test_answered_blocks_and_the_quiz_fit_read_and_pass_axe(make_page, site_url,
     for q in questions(data):  # every block answered, wrongly where it can be: the most there is to lay out
         block_item(page, q["id"]).locator("label.practice-choice").nth((q["answer"] + 1) % len(q["choices"])).click()
     section = lab(page, "quiz")
-    sticking_out = page.evaluate("""(width) => [...document.querySelectorAll('section.practice *, #lab-quiz *')]
-        .filter((el) => el.getBoundingClientRect().right > width + 1)
-        .map((el) => el.tagName + '.' + el.className).slice(0, 5)""", viewport["width"])
-    assert sticking_out == [], f"at {viewport['width']}px these stick out: {sticking_out}"
+    out = [el for block in page.locator("section.practice, #lab-quiz").all() for el in sticking_out(block)]
+    assert out == [], f"at {viewport['width']}px these stick out: {out}"
     ids = [f"{slug}-practice" for slug in dict.fromkeys(q["section"] for q in questions(data))] + ["lab-quiz"]
     assert run_axe(page, tags=("wcag2a", "wcag2aa", "wcag21aa", "best-practice"), include=ids) == []
     hybrid = page.locator("#hybrid-practice")
