@@ -33,6 +33,10 @@ from support.mini_corpus import MiniCorpus
 from support.paths import ROOT, TEST_SITE
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# One thread for torch's kernels in each test process and each build a test starts: `make test`
+# runs two workers on two cores, and a model that takes both starves the other worker's
+# CPU-throttled browser, whose frames some tests time. (onnxruntime is given one already.)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 
 @pytest.fixture(scope="session")

@@ -206,13 +206,8 @@ def test_a_link_to_a_lab_starts_it_at_once_and_leaves_the_others_alone(make_page
         == [None, None, None]
 
 
-# A phone's CPU, next to this machine's: Chromium's CPU throttling, as a slowdown factor. (The
-# benchmark, scripts/bench.py, also reports the landing time with Lighthouse's factor of 4.)
+# A phone's CPU, next to this machine's: Chromium's CPU throttling, as a slowdown factor.
 PHONE_SLOWDOWN = 2
-# When the runtime must have put the reader at the target, here. The budget is 1 s (the benchmark
-# holds it, on an idle machine: scripts/bench.py, step "land"); the test suite runs two browsers
-# on two cores at once, which costs a shared link up to a few hundred milliseconds more.
-LANDED_BY_MS = 1500
 
 # Installed before the page's own scripts: after every frame is painted (a task posted from the
 # frame's requestAnimationFrame callback), where the target is, once it exists.
@@ -232,19 +227,30 @@ FRAMES_JS = """(() => {
 @pytest.mark.browser
 @pytest.mark.parametrize("link", ["#lab-bm25?q=g05", "#lab-permissions?reader=staff&q=g11&k=5", "#glossary"])
 def test_a_shared_link_lands_at_once_on_a_slow_phone_and_stays(make_page, site_url, link):
-    """Every painted frame counts, from the runtime's "rag:landed" mark on: a target put 200 px
-    low and corrected 100 ms later fails, as it would for the reader who saw it move."""
+    """"At once" is judged in frames, not in milliseconds, so that a busy machine cannot fail it
+    and a slow runtime cannot pass it: no frame is painted while the target exists and the reader
+    is elsewhere (the runtime lands while the page is still arriving, before DOMContentLoaded), and
+    every frame from then on shows the target in place, unmoved. A target put 200 px low and
+    corrected 100 ms later fails. How many milliseconds landing takes is a budget of the
+    benchmark, on an idle machine (scripts/bench.py, step "land": 1 s at 4x)."""
     page = make_page(viewport={"width": 390, "height": 844}, reduced_motion="reduce", is_mobile=True, has_touch=True)
     session = page.context.new_cdp_session(page)
     session.send("Emulation.setCPUThrottlingRate", {"rate": PHONE_SLOWDOWN})
     target = link.split("?")[0][1:]
     page.add_init_script(FRAMES_JS % json.dumps(target))
     page.goto(site_url + "index.html" + link, wait_until="commit")
-    page.wait_for_timeout(3500)
-    landed = page.evaluate("() => (performance.getEntriesByName('rag:landed')[0] || {}).startTime")
-    assert landed is not None and landed <= LANDED_BY_MS, f"{link}: the runtime put the reader at the target at {landed} ms"
-    frames = [(round(t), round(top)) for t, top in page.evaluate("() => window.__frames") if t >= landed]
-    assert frames and frames[-1][0] >= 3000, f"{link}: too few frames were painted to judge ({frames[-3:]})"
+    page.wait_for_function("() => window.__frames && __frames.length && __frames.at(-1)[0] > "
+                           "performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd + 2500",
+                           timeout=30_000)
+    landed, loaded = page.evaluate("""() => [(performance.getEntriesByName('rag:landed')[0] || {}).startTime,
+                                              performance.getEntriesByType('navigation')[0].domContentLoadedEventStart]""")
+    assert landed is not None, f"{link}: the runtime never put the reader at the target"
+    assert landed < loaded, (f"{link}: the runtime landed at {landed:.0f} ms, after the page had arrived "
+                             f"(DOMContentLoaded at {loaded:.0f} ms)")
+    frames = [(round(t), round(top)) for t, top in page.evaluate("() => window.__frames")]
+    early = [(t, top) for t, top in frames if t < landed]
+    assert not early, (f"{link}: frames (ms, top px) were painted with the target there and the reader elsewhere, "
+                       f"before landing at {landed:.0f} ms: {early[:8]}")
     off = [(t, top) for t, top in frames if not 0 <= top <= 120]
     assert not off, f"{link}: after landing at {landed:.0f} ms, frames (ms, top px) with the target off the top: {off[:8]}"
     moved = [(t, top) for t, top in frames if abs(top - frames[0][1]) > 1]

@@ -7,8 +7,12 @@ hash set by a script. Each is watched every frame from the click (or the popstat
 a frame must have been painted by 300 ms, and from then on (the frame on the screen at 300 ms,
 and every later one) the target's top must be within 120 px of the top of the screen, and must
 not move. That holds at 1280 px with motion allowed and at 390 px (touch) with reduced motion,
-with the CPU four times slower (the page never animates a jump, whatever the preference). Back must put back what was on the screen before
-the link was followed, where it was.
+with the CPU four times slower (the page never animates a jump, whatever the preference). Back
+must put back what was on the screen before the link was followed, where it was.
+
+A wrong frame fails at once. A first frame later than 300 ms, with every frame right, starts the
+reading again on a fresh page, up to three runs, and the best run is judged: the other test
+worker's load only ever adds time (support/navigation.py, on_fresh_pages).
 
 Particular cases (a link into a closed <details>, a reload, the contents without JavaScript, a
 page growing above a landed target) are in tests/page/test_navigation_cases.py.

@@ -6,7 +6,8 @@ test workers share the navigation tests evenly."""
 import pytest
 from playwright.sync_api import expect
 
-from support.navigation import BAND, DEVICES, SETTLE_MS, STILL_PX, WATCH_MS, reader_on_a_slow_device
+from support.navigation import (BAND, DEVICES, SETTLE_MS, STILL_PX, WATCH_MS, on_fresh_pages,
+                               reader_on_a_slow_device)
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +35,11 @@ DETAILS_JS = r"""() => {
 
 @pytest.mark.parametrize("width", list(DEVICES), ids=[f"{w}px" for w in DEVICES])
 def test_a_link_into_a_closed_details_opens_it_and_lands(make_page, site_url, width):
-    reader = reader_on_a_slow_device(make_page, site_url, width, "smooth")
+    on_fresh_pages(lambda: reader_on_a_slow_device(make_page, site_url, width, "smooth"),
+                   follow_links_into_a_closed_details)
+
+
+def follow_links_into_a_closed_details(reader):
     page = reader.page
     page.evaluate(DETAILS_JS)
     aside = page.locator("#nav-test-aside")
@@ -120,7 +125,10 @@ def test_a_landed_target_stays_when_the_page_above_it_grows_without_scroll_ancho
     """Chromium's scroll anchoring would hide a missing pin: a browser without it leaves the
     target where the page puts it. A lab drawing itself above the target, an image or a font is
     such a change; here 600 px appear just above the target a second after the jump."""
-    reader = reader_on_a_slow_device(make_page, site_url, 1280, "reduced")
+    on_fresh_pages(lambda: reader_on_a_slow_device(make_page, site_url, 1280, "reduced"), jump_while_the_page_grows)
+
+
+def jump_while_the_page_grows(reader):
     page = reader.page
     # Through the CSSOM: the page's Content-Security-Policy refuses a <style> a script adds.
     page.evaluate("() => { for (const el of [document.documentElement, document.body]) el.style.overflowAnchor = 'none'; }")
