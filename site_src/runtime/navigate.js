@@ -31,7 +31,8 @@
  *     of the screen and its offset), written when scrolling pauses and just before a link is
  *     followed, and restored, then pinned, on popstate and on a reload.
  * The runtime is in the page's head, so the first landing happens while the page is still being
- * read: the moment the target exists, long before the rest of the page has arrived. */
+ * read: the moment the target and enough of the page below it to hold it at the top have arrived
+ * (arrivedBelow), long before the rest of the page has. */
 (() => {
   "use strict";
   const RAG = window.RAG;
@@ -94,6 +95,18 @@
     const y = window.scrollY;
     const bottom = document.documentElement.scrollHeight - window.innerHeight;
     return Math.abs(y - pin.placedAt) > 1 && !(y < pin.placedAt && y >= bottom - 1);
+  }
+
+  /** Whether enough of the page has arrived below `el` to hold it at the top of the screen: the
+   *  block after the target's has arrived whole (the one after that has begun), or the footer
+   *  has. A block still arriving has only part of its height, and a far one a guessed height
+   *  that its real one replaces when it is drawn; landed before, the target would show lower
+   *  down for a frame or two and jump (seen on a slow phone on a slow network). */
+  function arrivedBelow(el) {
+    if (document.querySelector("footer.site-footer")) return true;
+    const blocks = [...document.querySelectorAll(BLOCKS)];
+    const i = blocks.findIndex((block) => block.contains(el));
+    return i >= 0 && i + 2 < blocks.length;
   }
 
   /** Land `el` at `offset` px from the top of the screen (its scroll-margin-top by default), at
@@ -223,7 +236,8 @@
   /* ---------------------------------------------------- the first load */
 
   /** A shared link (#section, #lab-x, #lab-x?state) or a reload (the place kept in the history
-   *  entry): land as soon as the element exists, while the rest of the page is still arriving. */
+   *  entry): land as soon as the element and enough of the page below it have arrived, while the
+   *  rest of the page is still arriving. */
   function landOnLoad() {
     const saved = window.history.state && window.history.state.ragAnchor;
     const hash = window.location.hash;
@@ -248,6 +262,7 @@
       if (lab && !controlsShown) controlsShown = RAG.showControls(lab);
       if (lab && !controlsShown) return false;
       reveal(el);
+      if (document.readyState === "loading" && !arrivedBelow(el)) return false;
       land(el, kept ? saved.offset : undefined);
       return true;
     };

@@ -6,6 +6,7 @@ The fixtures that use these are in the root conftest.py.
 """
 
 import shutil
+import time
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
@@ -20,6 +21,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21aa")
 LOCAL_SCHEMES = ("data", "file", "about", "blob")
+SLOW_NETWORK = "slow-network"
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 360, "height": 780}}
 
 
@@ -28,9 +30,22 @@ def chromium_path() -> str:
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
-    """Serves a folder without logging every request to stderr."""
+    """Serves a folder without logging every request to stderr. A page asked for with the query
+    SLOW_NETWORK (index.html?slow-network#...) arrives as on a slow network: in pieces of
+    TRICKLE_BYTES every TRICKLE_PAUSE seconds, so the browser reads and paints it while the rest
+    is still coming."""
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **SITE_TYPES}
+    TRICKLE_BYTES = 4 * 1024
+    TRICKLE_PAUSE = 0.01
+
+    def copyfile(self, source, outputfile):
+        if urlsplit(self.path).query != SLOW_NETWORK:
+            return super().copyfile(source, outputfile)
+        while piece := source.read(self.TRICKLE_BYTES):
+            outputfile.write(piece)
+            outputfile.flush()
+            time.sleep(self.TRICKLE_PAUSE)
 
     def log_message(self, format, *args):  # noqa: A002 (the base class's name)
         pass

@@ -113,7 +113,7 @@ def control_axes(page_html: str, lab: str, data: dict) -> dict[str, list]:
     return {key: list(dict.fromkeys(values)) for key, values in axes.items() if values}
 
 
-def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int = 2000, sample: int = 400,
+def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int = 2000, sample: int = 150,
                   seed: int = 17) -> list[dict]:
     """Every state the controls offer (each axis crossed with the others, over the lab's default
     state), or, when there are more than `cap`, a seeded sample of `sample` of them; the default

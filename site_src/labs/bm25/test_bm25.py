@@ -137,7 +137,7 @@ def expected_bm25(engine, data, text):
 
 
 def shown(html):
-    """What the drawing shows: its rows (with each score unrounded, data-score), the query's
+    """What the drawing shows: its rows (with each score to 12 significant digits, data-score), the query's
     terms, the status."""
     drawing = markup(html)
     return {
@@ -163,7 +163,7 @@ def settings_said(k1, b):
 
 def check_drawing(drawing, engine, data, text, q=None, tolerance=1e-9):
     """A drawing against the Python engine (and, for a preset question, the build's runs).
-    Returns the largest difference between a score drawn (unrounded) and Python's."""
+    Returns the largest difference between a score drawn (to 12 significant digits) and Python's."""
     depth = data["labs"]["bm25"]["depth"]
     found = expected_bm25(engine, data, text)
     expected = found[:depth]
@@ -239,7 +239,7 @@ GRID_TEXTS = [("upload-4021", None), ("refund-three-weeks", None), ("", "QB-4021
 
 def test_at_every_stop_of_both_sliders_the_views_numbers_equal_pythons(views, data):
     """Slider parity: for each of the 31 x 21 settings the sliders offer, the scores the view
-    drew (unrounded, from the engine's JavaScript twin) equal Python's to 1e-9, and so do the
+    drew (to 12 significant digits, from the engine's JavaScript twin) equal Python's to 1e-9, and so do the
     ranks, every rounded number, the status and the numbers under the curves."""
     states = [{"q": qid, "text": typed or "", **at} for at in GRID for qid, typed in GRID_TEXTS]
     drawings = views.draw_many("bm25", states)
