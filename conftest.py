@@ -35,7 +35,8 @@ from support.paths import ROOT, TEST_SITE
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # One thread for torch's kernels in each test process and each build a test starts: `make test`
 # runs two workers on two cores, and a model that takes both starves the other worker's
-# CPU-throttled browser, whose frames some tests time. (onnxruntime is given one already.)
+# CPU-throttled browser, whose frames some tests time. (Embedding runs each pass on one thread
+# anyway, engine/models.py; onnxruntime is given one too.)
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 

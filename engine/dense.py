@@ -80,15 +80,13 @@ def load_model():
 def embed(texts: list[str]) -> np.ndarray:
     """Unit-length embeddings, shape (len(texts), 384).
 
-    One text per forward pass: a batch pads texts to a common length, which moves the
-    last digits, and an embedding must not depend on which other texts changed.
+    One text per forward pass, on one thread (models.encode_each): a batch pads texts to a
+    common length and more threads split the sums differently, either of which moves the last
+    digits, and an embedding must depend neither on which other texts changed nor on the machine.
     """
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
-    model = load_model()
-    rows = [model.encode([text], batch_size=1, normalize_embeddings=True,
-                         convert_to_numpy=True, show_progress_bar=False)[0] for text in texts]
-    return np.asarray(rows, dtype=np.float32)
+    return np.asarray(models.encode_each(load_model(), texts), dtype=np.float32)
 
 
 def cosine(queries: np.ndarray, passages: np.ndarray) -> np.ndarray:

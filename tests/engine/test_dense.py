@@ -16,6 +16,7 @@ import pytest  # noqa: E402
 from engine import dense  # noqa: E402
 from engine.dense import DIMENSIONS, HUB_NAME, MODEL_ENV, cosine, embed  # noqa: E402
 from support.examples import check_example, examples  # noqa: E402
+from support.paths import ROOT  # noqa: E402
 
 QUESTION = "How do I get my money back?"
 PARAPHRASE = "Refunds are possible within 14 days"
@@ -64,6 +65,28 @@ def test_a_text_embeds_the_same_alone_and_among_others(vectors):
     reordered = embed([UNRELATED, "a much longer text " * 20, PARAPHRASE])[2]
     assert np.array_equal(alone, vectors[1])
     assert np.array_equal(reordered, vectors[1])
+
+
+def test_a_vector_does_not_depend_on_how_many_threads_torch_was_given():
+    """Two threads split a matrix product's sums differently from one, which moves the last digits
+    of short texts' vectors; embed() runs each pass on one thread whatever torch was set to."""
+    import torch
+
+    from site_src.labs.chunking.data import grid_texts
+
+    texts = list(grid_texts((ROOT / "corpus" / "chunking-lab.md").read_text("utf-8")))[:60]
+    model = dense.load_model()
+
+    def encoded_with(threads):
+        torch.set_num_threads(threads)
+        return np.asarray([model.encode([t], normalize_embeddings=True, convert_to_numpy=True,
+                                        show_progress_bar=False)[0] for t in texts])
+
+    one, two = encoded_with(1), encoded_with(2)
+    if np.array_equal(one, two):
+        pytest.skip("on this machine two threads sum these texts exactly as one does")
+    torch.set_num_threads(2)
+    assert np.array_equal(embed(texts), one)
 
 
 def test_parity_with_hand_written_mean_pooling(vectors):
