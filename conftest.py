@@ -185,29 +185,53 @@ def pytest_runtest_call(item):
 
 # ----------------------------------------------------------------- order
 
-# Rough seconds per test, by kind: a browser test opens pages, a slow one builds in new processes.
+# Rough seconds per test, by kind, for a file tests/durations.json does not know yet: a browser
+# test opens pages, a slow one builds in new processes.
 COST = {"slow": 15.0, "browser": 2.0}
+DURATIONS = ROOT / "tests" / "durations.json"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--write-durations", action="store_true",
+                     help=f"write each test file's seconds in this run to {DURATIONS.relative_to(ROOT)}, "
+                          "which orders the files of later runs")
 
 
 def pytest_collection_modifyitems(items):
-    """The costliest files first. `make test` hands whole files to two workers in this order,
-    so the long ones start early and no worker is left alone with one at the end. The sort is
-    stable: each file's tests keep their order and stay together."""
-    cost: dict = {}
+    """The longest files first. `make test` hands whole files to two workers in this order, so
+    the long ones start early and no worker is left alone with one at the end (a one-test file
+    that takes a minute, ordered by a guess, once ran last for 100 s). A file's seconds are those
+    measured in tests/durations.json, or a guess from its markers. The sort is stable: each file's
+    tests keep their order and stay together."""
+    measured = json.loads(DURATIONS.read_text("utf-8")) if DURATIONS.is_file() else {}
+    guess: dict = {}
     for item in items:
         each = max((COST[m.name] for m in item.iter_markers() if m.name in COST), default=0.1)
-        cost[item.path] = cost.get(item.path, 0.0) + each
-    items.sort(key=lambda item: -cost[item.path])
+        guess[item.path] = guess.get(item.path, 0.0) + each
+
+    def seconds(item) -> float:
+        return measured.get(item.path.relative_to(ROOT).as_posix(), guess[item.path])
+
+    items.sort(key=lambda item: -seconds(item))
 
 
-# ----------------------------------------------------------------- time per folder
+# ----------------------------------------------------------------- time per folder and file
 
 _FOLDER_SECONDS: dict[str, float] = {}
+_FILE_SECONDS: dict[str, float] = {}
 
 
 def pytest_runtest_logreport(report):
-    folder = report.nodeid.split("::")[0].rsplit("/", 1)[0]
+    path = report.nodeid.split("::")[0]
+    folder = path.rsplit("/", 1)[0]
     _FOLDER_SECONDS[folder] = _FOLDER_SECONDS.get(folder, 0.0) + report.duration
+    _FILE_SECONDS[path] = _FILE_SECONDS.get(path, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    if session.config.getoption("--write-durations") and _FILE_SECONDS and not hasattr(session.config, "workerinput"):
+        DURATIONS.write_text(json.dumps({path: round(seconds, 1) for path, seconds in sorted(_FILE_SECONDS.items())},
+                                        indent=1) + "\n", "utf-8")
 
 
 def pytest_terminal_summary(terminalreporter):
