@@ -72,9 +72,11 @@ def quantized(fp32: Path, target: Path, variant: str) -> Path:
     return target
 
 
-def cache_key(fingerprint: str, question_texts: list[str], passage_texts: list[str]) -> str:
+def cache_key(fingerprint: str, export: str, question_texts: list[str], passage_texts: list[str]) -> str:
+    """What the figures depend on: the model, the fp32 export the int8 models are made from (its
+    file name carries the exporter's code), the texts, onnxruntime and this code."""
     source = Path(__file__).read_bytes()
-    payload = json.dumps([fingerprint, question_texts, passage_texts, version("onnxruntime"), CACHE_SCHEMA])
+    payload = json.dumps([fingerprint, export, question_texts, passage_texts, version("onnxruntime"), CACHE_SCHEMA])
     return hashlib.sha256(payload.encode() + source).hexdigest()[:16]
 
 
@@ -107,10 +109,10 @@ def measure(cache_dir: Path, fingerprint: str, location: Path, question_texts: l
     """{variant: drift, ..., "bytes": {variant: size}, "onnxruntime": version, "top": TOP}, from the
     cache when the model, the texts and this code are unchanged; otherwise quantized and run now."""
     folder = cache_dir / "int8"
-    record = folder / f"{cache_key(fingerprint, question_texts, passage_texts)}.json"
+    fp32 = live_model.fp32_path(cache_dir, fingerprint)
+    record = folder / f"{cache_key(fingerprint, fp32.name, question_texts, passage_texts)}.json"
     if record.is_file():
         return json.loads(record.read_text("utf-8"))
-    fp32 = live_model.fp32_path(cache_dir, fingerprint)
     live_model.export(str(location), "fp32", fp32, fp32)  # prepare() made it already, unless it did not run
     result = {"top": TOP, "onnxruntime": version("onnxruntime"), "bytes": {"fp32": fp32.stat().st_size}}
     key = model_key(fingerprint, fp32)

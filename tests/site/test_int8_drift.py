@@ -36,18 +36,22 @@ def test_drift_compares_every_question_passage_cosine():
     assert got[f"top{int8_drift.TOP}"] == {"order": 1, "members": 0}
 
 
-def test_the_cache_key_follows_the_model_and_the_texts():
-    base = cache_key("model-a", ["q"], ["p"])
-    assert cache_key("model-a", ["q"], ["p"]) == base
-    assert cache_key("model-b", ["q"], ["p"]) != base
-    assert cache_key("model-a", ["q", "q2"], ["p"]) != base
-    assert cache_key("model-a", ["q"], ["p edited"]) != base
+def test_the_cache_key_follows_the_model_its_export_and_the_texts():
+    """The export too: after the exporter's code changed, a record kept from before would be read
+    while the int8 models it came from are made again at the next edit (2.7 s under make serve)."""
+    base = cache_key("model-a", "x1-fp32.onnx", ["q"], ["p"])
+    assert cache_key("model-a", "x1-fp32.onnx", ["q"], ["p"]) == base
+    assert cache_key("model-b", "x1-fp32.onnx", ["q"], ["p"]) != base
+    assert cache_key("model-a", "x2-fp32.onnx", ["q"], ["p"]) != base
+    assert cache_key("model-a", "x1-fp32.onnx", ["q", "q2"], ["p"]) != base
+    assert cache_key("model-a", "x1-fp32.onnx", ["q"], ["p edited"]) != base
 
 
 def test_a_cached_measurement_is_read_not_measured_again(tmp_path, monkeypatch):
     record = {"top": 5, "per-tensor": {"max_cosine_diff": 0.2}}
     (tmp_path / "int8").mkdir()
-    (tmp_path / "int8" / f"{cache_key('m', ['q'], ['p'])}.json").write_text(json.dumps(record), "utf-8")
+    export = int8_drift.live_model.fp32_path(tmp_path, "m").name
+    (tmp_path / "int8" / f"{cache_key('m', export, ['q'], ['p'])}.json").write_text(json.dumps(record), "utf-8")
 
     def refuse(*args):
         raise AssertionError("quantized again although the cache holds the figures")
@@ -93,7 +97,7 @@ def test_an_edited_text_is_the_only_one_run_through_the_int8_models_again(tmp_pa
     key = int8_drift.model_key("m", fp32)
     assert sorted(path.name for path in (tmp_path / "int8").iterdir()) == sorted([
         f"{key}-per-channel.onnx", f"{key}-per-tensor.onnx", f"{key}-per-channel-vectors.json",
-        f"{key}-per-tensor-vectors.json", f"{cache_key('m', ['q1', 'q2'], ['p1', 'p2 edited'])}.json"])
+        f"{key}-per-tensor-vectors.json", f"{cache_key('m', fp32.name, ['q1', 'q2'], ['p1', 'p2 edited'])}.json"])
 
 
 def test_the_build_measured_both_ways_of_quantizing(data):
