@@ -11,8 +11,8 @@ plain modules in tests/support/).
     corpus         a fresh copy of the small valid corpus (tests/corpus/fixtures/valid/)
     views          the labs' views in Node, drawing any state from the built site's files (session)
 
-A guarded page fails its test on any console error or any request that leaves the loopback
-server; a test that causes a console error on purpose calls
+A guarded page fails its test on any console error, any request that leaves the loopback
+server, or any request the server answers with an error (a missing file); a test that causes a console error on purpose calls
 page.rag_guard.allow_console_error("substring").
 """
 
@@ -134,6 +134,7 @@ class PageMaker:
         self.guards.append(guard)
         context.route("**/*", guard.route)
         context.on("request", guard.on_request)
+        context.on("response", guard.on_response)
         page = context.new_page()
         page.on("console", guard.on_console)
         page.on("pageerror", guard.on_page_error)
@@ -178,6 +179,7 @@ def pytest_runtest_call(item):
     for guard in getattr(item.module, "rag_module_guards", []):
         guard.console_errors.clear()  # a shared page's fault is reported once, by the test it happened in
         guard.foreign.clear()
+        guard.failed.clear()
     if problems:
         pytest.fail("the page misbehaved:\n  " + "\n  ".join(problems), pytrace=False)
     return result

@@ -54,6 +54,16 @@ def load_glossary(path: Path, out: ProblemLog) -> list[GlossaryEntry]:
     return entries
 
 
+def alphabetical(glossary: list[dict]) -> list[dict]:
+    """The entries as the page lists them: by term, ignoring case (the file keeps the order its
+    authors chose to write them in).
+
+    Example: [e["term"] for e in alphabetical([{"term": "RRF"}, {"term": "ACL"}, {"term": "bi-encoder"}])]
+             -> ['ACL', 'bi-encoder', 'RRF']
+    """
+    return sorted(glossary, key=lambda entry: entry["term"].casefold())
+
+
 class GlossaryLinks:
     def __init__(self, glossary: list[dict]):
         self.by_name = {}

@@ -23,7 +23,7 @@ from builder.page import assets, figures, lab_views, practice, reading_time, scr
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.facts import Facts, boxed
-from builder.page.glossary import GlossaryLinks
+from builder.page.glossary import GlossaryLinks, alphabetical
 from builder.page.output import to_json
 from builder.page.prose import prose_environment, render_section
 from builder.page.samples import SAMPLES, SampleRun, cache_key, render_sample, run_python
@@ -148,7 +148,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
                    "time": reading_time.spoken(t.everything), "essentials": reading_time.spoken(t.essentials),
                    "optional": t.essentials < 0.5}
                   for s, body, t in zip(sections, bodies, times)],
-        glossary=data["glossary"], schema=data["schema"], assets=links, live=bool(data.get("live")),
+        glossary=alphabetical(data["glossary"]), schema=data["schema"], assets=links, live=bool(data.get("live")),
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
     return RenderedPage(scroll_boxes.keyboard_reachable(reading_time.fill_totals(html, totals)), files, claims.results,

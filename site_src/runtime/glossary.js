@@ -1,6 +1,6 @@
 /* glossary.js: a glossary term in the prose (a.term[data-term]) opens its definition in a
  * popover on hover, on keyboard focus and on a tap (a second tap follows the link to the
- * glossary); Escape closes it. The definition is the glossary's own dd#term-def-<slug>, which
+ * glossary, as does the popover's own link); Escape closes it. The definition is the glossary's own dd#term-def-<slug>, which
  * the link is described by, so screen readers hear it without the popover. One set of
  * listeners on the document serves every term; a popover is made the first time it opens. */
 (() => {
@@ -30,8 +30,12 @@
       if (!dt || !dd) return null;
       const popup = RAG.el("div", { class: "term-popup", id: `term-popup-${slug}`, role: "tooltip", hidden: true },
         RAG.el("span", { class: "term-popup-term" }, dt.textContent.trim()),
-        RAG.el("span", { class: "term-popup-text" }, dd.textContent.replace(/\s+/g, " ").trim()));
+        RAG.el("span", { class: "term-popup-text" }, dd.textContent.replace(/\s+/g, " ").trim()),
+        // Out of the tab order: a keyboard follows the term's own link. On a phone this is the
+        // way to the glossary's entry, and to the terms around it.
+        RAG.el("a", { class: "term-popup-more", href: `#term-${slug}`, tabindex: "-1" }, "In the glossary \u2192"));
       popup.addEventListener("mouseenter", cancelHide);
+      popup.querySelector("a").addEventListener("click", () => hideNow());
       popup.addEventListener("mouseleave", () => scheduleHide(250));
       document.body.appendChild(popup);
       popups.set(slug, popup);

@@ -54,3 +54,21 @@ def test_a_nested_template_literal_stops_the_build_naming_its_line():
     assert nested_template_literal("const s = `a ${ {b: 1}.b }`; // `x ${`y`}`\n") is None
     with pytest.raises(ProseError, match=r"^x\.js:2: a template literal inside another"):
         minify_js("const a = 1;\nconst s = `a ${b ? `, ${c} right.` : '.'}`;\n", "x.js")
+
+
+@pytest.mark.parametrize("page", ["index.html", "corpus.html"])
+def test_every_file_a_page_links_is_in_the_built_site(built_site, page):
+    """Each page names its icon (else a browser asks for /favicon.ico, which the site has not)
+    and every local file it links (stylesheets, scripts, icons, images) was written by the build."""
+    from urllib.parse import urlsplit
+
+    from selectolax.lexbor import LexborHTMLParser
+
+    html = LexborHTMLParser((built_site / page).read_text("utf-8"))
+    assert html.css_first("link[rel=icon]") is not None, f"{page} names no icon"
+    linked = [node.attributes.get(attribute) for node in html.css("link[href], script[src], img[src]")
+              for attribute in ("href", "src") if node.attributes.get(attribute)]
+    local = [urlsplit(url).path for url in linked if not urlsplit(url).scheme and not url.startswith("#")]
+    assert local, f"{page} links no files"
+    missing = [path for path in local if path and not (built_site / path).is_file()]
+    assert not missing, f"{page} links files the build did not write: {missing}"

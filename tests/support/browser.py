@@ -59,6 +59,7 @@ class PageGuard:
     console_errors: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
     allowed_errors: list[str] = field(default_factory=list)
 
     def is_local(self, url: str) -> bool:
@@ -80,6 +81,12 @@ class PageGuard:
         if not self.is_local(request.url):
             self.foreign.append(request.url)
 
+    def on_response(self, response) -> None:
+        # A file the page asks for that is not there (a favicon a template links and the build
+        # never wrote) shows no console error in headless Chromium: only its status tells.
+        if response.status >= 400 and self.is_local(response.url):
+            self.failed.append(f"{response.status} {response.url}")
+
     def route(self, route) -> None:
         # Nothing leaves the machine even when a test is about to fail for it.
         if self.is_local(route.request.url):
@@ -88,12 +95,15 @@ class PageGuard:
             route.abort()
 
     def allow_console_error(self, substring: str) -> None:
+        """A console error, or a failed request, whose text holds `substring` is expected."""
         self.allowed_errors.append(substring)
 
     def problems(self) -> list[str]:
         errors = [e for e in self.console_errors if not any(a in e for a in self.allowed_errors)]
         found = [f"console error: {e}" for e in errors]
         found += [f"request left the loopback server: {url}" for url in self.foreign]
+        found += [f"request failed: {failure}" for failure in self.failed
+                  if not any(a in failure for a in self.allowed_errors)]
         return found
 
 

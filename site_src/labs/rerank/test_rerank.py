@@ -19,6 +19,25 @@ PICKER = 'select[data-picker="question"]'
 RANGE = 'input[name="rerank-threshold"]'
 
 
+# ------------------------------------------------------------------ the frame
+
+
+def test_hand_written_scores_say_what_they_are_and_how_to_run_a_real_cross_encoder(built_site, data):
+    """Labelled illustrative like the answers, never an excuse about a download, and the way to a
+    real model named (engine/rerank.py reads RAG_EXPLAINER_RERANKER)."""
+    from selectolax.lexbor import LexborHTMLParser
+
+    from engine.rerank import RERANKER_ENV
+
+    if data["rerank"]["source"] != "illustrative":
+        pytest.skip("this build ran a real cross-encoder")
+    frame = LexborHTMLParser((built_site / "index.html").read_text("utf-8")).css_first("#lab-rerank .rerank-source")
+    words = text(frame)
+    assert "Illustrative" in words and "written by hand" in words
+    assert RERANKER_ENV in words
+    assert "download" not in words.lower()
+
+
 # ------------------------------------------------------------------ the data step
 
 
