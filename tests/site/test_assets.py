@@ -72,3 +72,22 @@ def test_every_file_a_page_links_is_in_the_built_site(built_site, page):
     assert local, f"{page} links no files"
     missing = [path for path in local if path and not (built_site / path).is_file()]
     assert not missing, f"{page} links files the build did not write: {missing}"
+
+
+def test_every_stylesheet_closes_what_it_opens():
+    """A stray '}' makes a browser drop the rule after it, silently: figures.css once lost its
+    figcaption rule that way, and every caption touched its figure. Comments and strings are
+    skipped; the depth must never go below zero and must end at zero."""
+    from builder.sources import SITE_SRC
+
+    sheets = sorted((SITE_SRC / "styles").glob("*.css")) + sorted((SITE_SRC / "labs").glob("*/lab.css"))
+    assert len(sheets) > 10
+    for sheet in sheets:
+        source = re.sub(r"/\*.*?\*/", "", sheet.read_text("utf-8"), flags=re.S)
+        source = re.sub(r'"(?:\\.|[^"\\])*"' + r"|'(?:\\.|[^'\\])*'", '""', source)
+        depth = 0
+        for line_no, line in enumerate(source.splitlines(), start=1):
+            for char in line:
+                depth += {"{": 1, "}": -1}.get(char, 0)
+                assert depth >= 0, f"{sheet.relative_to(SITE_SRC.parent)}:{line_no}: a '}}' closes nothing"
+        assert depth == 0, f"{sheet.relative_to(SITE_SRC.parent)}: {depth} block(s) left open"
