@@ -333,3 +333,17 @@ def test_nothing_sticks_out_on_a_phone(make_page, site_url, javascript):
     page = open_page(make_page, site_url, "#lab-permissions?reader=customer&q=g11&k=8" if javascript else "",
                      viewport=VIEWPORTS["phone"], java_script_enabled=javascript)
     assert sticking_out(lab(page, "permissions"), ".table-scroll, pre") == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [360, 390, 1280])
+def test_the_two_columns_rows_stay_side_by_side_when_a_head_wraps(make_page, site_url, width):
+    """Each pair of columns starts its lists on one line: a head that wraps on a phone ("BM25,
+    not filtered · 1 leaked") moves both lists, so rank 1 stands beside rank 1."""
+    page = open_page(make_page, site_url, "#lab-permissions?reader=customer&q=g11&k=3",
+                     viewport={"width": width, "height": 844})
+    section = lab(page, "permissions")
+    for pair in section.locator(".perm-columns").all():
+        tops = pair.evaluate("(p) => [...p.querySelectorAll(':scope > .lab-col')].map((c) => "
+                             "c.querySelector('li.result').getBoundingClientRect().top)")
+        assert len(tops) == 2 and abs(tops[0] - tops[1]) < 1, f"{width} px: first rows at {tops}"
