@@ -291,7 +291,7 @@
     const { page, top, chunks, prose, overlaps } = props;
     const caption = [`The page as written, cut into ${RAG.plural(chunks.length, "chunk")}; a bar and a number mark where each starts.`,
       prose ? " Headings are left out: this chunker reads the prose only." : "",
-      " Each chunk is underlined, low and high in turn",
+      " Each chunk is underlined in turn: a solid line low, a dashed line high",
       overlaps ? "; words in two chunks carry both lines: the overlap." : ".",
       ` Highlighted: chunk ${top.index + 1}, ranked first.`].join("");
     const part = (p) => {

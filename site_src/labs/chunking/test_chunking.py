@@ -725,6 +725,42 @@ def test_a_drag_redraws_within_a_frame_with_no_long_task(make_page, site_url, br
     assert longest["cpu"] <= 50, f"a task took {longest['cpu']:.1f} ms of CPU during a drag"
 
 
+def delta_e(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
+    """How far apart two sRGB colours look: CIE 1976 ΔE in L*a*b* (D65); about 2 is just
+    noticeable, and two line colours meant to be told apart at a glance want 50 or more.
+
+    Example: round(delta_e((141, 187, 255), (210, 180, 251))) -> 23
+    """
+    def lab(rgb):
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in rgb)]
+        x = (0.4124 * linear[0] + 0.3576 * linear[1] + 0.1805 * linear[2]) / 0.95047
+        y = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+        z = (0.0193 * linear[0] + 0.1192 * linear[1] + 0.9505 * linear[2]) / 1.08883
+        f = [v ** (1 / 3) if v > 0.008856 else 7.787 * v + 16 / 116 for v in (x, y, z)]
+        return 116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])
+    return math.dist(lab(first), lab(second))
+
+
+def test_delta_e_as_its_example_says():
+    assert round(delta_e((141, 187, 255), (210, 180, 251))) == 23
+    assert delta_e((0, 0, 0), (0, 0, 0)) == 0
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_odd_and_even_chunks_lines_are_told_apart_in_both_themes(make_page, site_url, scheme):
+    """Neighbouring chunks differ by place (low, high), pattern (solid, dashed) and a colour far
+    from the other's: the dark theme's blue and violet, two pastels of one lightness, were
+    ΔE 23 apart, and readers could not tell them apart."""
+    page = open_page(make_page, site_url, "#lab-chunking?setting=fixed-25-overlap-10", color_scheme=scheme)
+    section = lab(page, "chunking")
+    images = section.evaluate("""s => ['in-odd', 'in-even'].map((c) =>
+        getComputedStyle(s.querySelector(`.chunk-run.${c}:not(.in-odd.in-even)`)).backgroundImage)""")
+    colours = [tuple(int(v) for v in re.search(r"rgb\((\d+), (\d+), (\d+)\)", image).groups()) for image in images]
+    assert images[0].startswith("linear-gradient") and images[1].startswith("repeating-linear-gradient"), images
+    assert delta_e(*colours) >= 50, f"{scheme}: the lines' colours {colours} are ΔE {delta_e(*colours):.0f} apart"
+
+
 @pytest.mark.browser
 def test_with_reduced_motion_nothing_in_the_lab_moves(make_page, site_url):
     page = open_page(make_page, site_url, "#lab-chunking", reduced_motion="reduce")
