@@ -10,7 +10,8 @@ with its time:
     tokens        what the help center and each prompt cost in tokens (builder/tokens.py, core_data.py)
     evaluate      ranks, recall@k, misses, intervals, tests, fusion sweeps (builder/search.py, evaluation.py)
     examples      the worked examples, rewrites and stemming misses the prose walks through
-    fts5          SQLite FTS5's ranks beside this engine's (builder/fts5.py)
+    fts5          SQLite FTS5's ranks beside this engine's (builder/fts5.py); Lucene's one-byte
+                  passage lengths (builder/lucene_norms.py)
     samples       the code samples' inputs checked against the corpus (builder/page/sample_checks.py)
     labs          each lab's data step (site_src/labs/<name>/data.py, found by builder/labs.py)
     render page   prose, claims, samples run, figures, labs drawn -> the page (builder/page/render.py)
@@ -32,6 +33,7 @@ from builder.core_data import page_data, questions_of
 from builder.embed_cache import EmbeddingCache, text_key
 from builder.evaluation import evaluation
 from builder.fts5 import fts5_comparison
+from builder.lucene_norms import norms_data
 from builder.fusion_example import rrf_example
 from builder.page.corpus_page import render_corpus_page
 from builder.page.output import StagedOutput, to_json
@@ -150,7 +152,9 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
 
     with log.stage("fts5") as stage:
         data["fts5"] = fts5_comparison(corpus, data, cache_dir, index)
-        stage.summary = f"SQLite {data['fts5']['sqlite']}, {len(data['fts5']['rows'])} golden questions ranked"
+        data["lucene_norms"] = norms_data(index.lengths)
+        stage.summary = (f"SQLite {data['fts5']['sqlite']}, {len(data['fts5']['rows'])} golden questions ranked; Lucene's "
+                         f"one-byte lengths exact to {data['lucene_norms']['exact_up_to']} terms")
 
     with log.stage("samples") as stage:
         data["samples"] = sample_data(corpus, data)
