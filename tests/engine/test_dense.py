@@ -1,6 +1,6 @@
 """Dense retrieval with the real all-MiniLM-L6-v2 (offline, from the bundled package):
-shapes, unit length, known similarities, determinism, parity with a hand-written mean
-pooling, and where the model comes from."""
+shapes, unit length, known similarities, determinism (whatever torch's thread count, which
+embedding gives back), parity with a hand-written mean pooling, and where the model comes from."""
 
 import os
 
@@ -67,10 +67,30 @@ def test_a_text_embeds_the_same_alone_and_among_others(vectors):
     assert np.array_equal(reordered, vectors[1])
 
 
-def test_a_vector_does_not_depend_on_how_many_threads_torch_was_given():
+@pytest.fixture
+def torch_threads():
+    """torch's thread count, put back after the test whatever the test set it to (it is the
+    process's, and the other tests here run with the one conftest.py gives them)."""
+    import torch
+
+    before = torch.get_num_threads()
+    yield torch
+    torch.set_num_threads(before)
+
+
+def test_embedding_gives_torch_its_thread_count_back(torch_threads):
+    """embed() runs its passes on one thread; the rest of the process's torch work (a reranker,
+    the live model's export) keeps the threads it was given."""
+    for threads in (2, 3):
+        torch_threads.set_num_threads(threads)
+        embed([QUESTION])
+        assert torch_threads.get_num_threads() == threads, f"set to {threads} before embedding"
+
+
+def test_a_vector_does_not_depend_on_how_many_threads_torch_was_given(torch_threads):
     """Two threads split a matrix product's sums differently from one, which moves the last digits
     of short texts' vectors; embed() runs each pass on one thread whatever torch was set to."""
-    import torch
+    torch = torch_threads
 
     from site_src.labs.chunking.data import grid_texts
 

@@ -1,10 +1,17 @@
 """In-page jumps in particular cases (tests/page/test_navigation.py has the reader's whole
 scenario and says what is measured): a link into a closed <details>, a reload, the contents
-without JavaScript, and a page that grows above a landed target. A file of its own, so the two
-test workers share the navigation tests evenly."""
+without JavaScript, a page that grows above a landed target, and a shared link whose page
+arrives in two parts. A file of its own, so the two test workers share the navigation tests
+evenly."""
+
+import json
+import re
 
 import pytest
 from playwright.sync_api import expect
+from selectolax.lexbor import LexborHTMLParser
+
+from support.browser import PAUSE_AT, QuietHandler
 
 from support.navigation import (BAND, DEVICES, SETTLE_MS, STILL_PX, WATCH_MS, on_fresh_pages,
                                reader_on_a_slow_device)
@@ -141,3 +148,57 @@ def jump_while_the_page_grows(reader):
         page.evaluate("id => { __nav.start(); location.hash = '#' + id; }", target_id)
 
     reader.watch(f"script: #{target_id}, then 600 px above it", handle, jump)
+
+
+# The time each of these ids is first in the document, seen by a MutationObserver set up before
+# the page's own scripts (so it sees each batch of parsed nodes before the runtime does).
+APPEARS_JS = """(() => {
+  const ids = %s;
+  const seen = window.__appeared = {};
+  const look = () => { for (const id of ids) if (!(id in seen) && document.getElementById(id)) seen[id] = performance.now(); };
+  new MutationObserver(look).observe(document, { childList: true, subtree: true });
+})();"""
+
+
+def halfway_through_the_block_after(html: bytes, target: str) -> tuple[int, str, str]:
+    """Where to cut the page: the byte offset of the first element with an id (one the document
+    holds, not a template's) in the second half of the block after the one holding `target`;
+    that id, and the block's."""
+    page = LexborHTMLParser(html.decode("utf-8"))
+    blocks = page.css("main > *")
+    holder = next(i for i, block in enumerate(blocks) if block.css_first(f'[id="{target}"]') or block.attributes.get("id") == target)
+    after, beyond = blocks[holder + 1].attributes["id"], blocks[holder + 2].attributes["id"]
+    start, end = (re.search(rb'<section[^>]*\sid="%s"' % name.encode(), html).start() for name in (after, beyond))
+    for tag in re.finditer(rb'<[a-zA-Z][\w-]*\s[^>]*?\bid="([^"]+)"', html[(start + end) // 2:end]):
+        found = tag.group(1).decode()
+        if page.css_first(f'[id="{found}"]') is not None:
+            return (start + end) // 2 + tag.start(), found, after
+    raise AssertionError(f"#{after} holds no element with an id in its second half: cut the page elsewhere")
+
+
+def test_a_shared_link_lands_only_once_the_block_after_its_target_has_arrived_whole(make_page, site_url, dist_dir):
+    """The page arrives in two parts, cut halfway through the block after the target's, with a
+    pause between. Landed during the pause, the target would be placed against half a block and
+    guessed heights below it (on a slow network it showed 650 px low for a frame or two, then
+    jumped); the runtime must wait for the second part, then land the target at the top.
+    (The slow-network landing of tests/labs/test_every_lab.py, whose pieces come 10 ms apart,
+    passed as well when the runtime landed as soon as that block had begun.)"""
+    target = "pipeline"
+    cut, later, after = halfway_through_the_block_after((dist_dir / "index.html").read_bytes(), target)
+    page = make_page(**DEVICES[390], reduced_motion="reduce")
+    page.add_init_script(APPEARS_JS % json.dumps([target, later]))
+    page.goto(f"{site_url}index.html?{PAUSE_AT}={cut}#{target}", wait_until="commit")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(SETTLE_MS)
+    appeared = page.evaluate("() => window.__appeared")
+    landed = page.evaluate("() => (performance.getEntriesByName('rag:landed')[0] || {}).startTime")
+    # (The first part is still being read for a while after the target: half the pause at least is left.)
+    assert appeared[later] - appeared[target] >= QuietHandler.PAUSE * 1000 / 2, (
+        f"#{target} and the second half of #{after} came {appeared[later] - appeared[target]:.0f} ms apart: "
+        f"no {QuietHandler.PAUSE} s pause between them")
+    assert landed is not None, f"#{target}: the runtime never put the reader at the target"
+    assert landed >= appeared[later], (
+        f"#{target} landed at {landed:.0f} ms, while only the first half of #{after} had arrived "
+        f"(#{target} there at {appeared[target]:.0f} ms, the second half of #{after} at {appeared[later]:.0f} ms)")
+    top = page.evaluate("id => document.getElementById(id).getBoundingClientRect().top", target)
+    assert BAND[0] <= top <= BAND[1], f"#{target} is {top:.0f} px from the top of the screen once the page has arrived"

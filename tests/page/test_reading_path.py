@@ -1,7 +1,8 @@
 """The reading path in the browser (site_src/runtime/path.js): on the essential path, the
 default, every deep dive is closed before the page paints; the choice of everything opens them
-and is remembered; a link into a deep dive opens it; without JavaScript, and in print, every
-deep dive is open and the page says how long each part takes."""
+and is remembered; a link into a deep dive opens it, and it stays open when the reader switches
+path and back; without JavaScript, and in print, every deep dive is open and the page says how
+long each part takes."""
 
 import re
 
@@ -68,6 +69,30 @@ def test_a_reader_opens_one_deep_dive_and_a_link_into_another_opens_it(make_page
         .find(d => d.querySelector('[id]')); return [d.id, d.querySelector('[id]').id]; }""", DIVES)
     linked = open_page(make_page, site_url, f"#{target}")
     assert linked.evaluate("(id) => document.getElementById(id).open", dive)
+
+
+def a_target_inside_a_deep_dive(page) -> tuple[str, str]:
+    """(the deep dive's id, the id of an element inside it): the first deep dive holding one."""
+    return page.evaluate("""(s) => { const d = [...document.querySelectorAll(s)].find(d => d.querySelector('[id]'));
+        return [d.id, d.querySelector('[id]').id]; }""", DIVES)
+
+
+@pytest.mark.browser
+def test_a_deep_dive_holding_the_links_target_stays_open_when_the_reader_switches_path_and_back(make_page, site_url):
+    """The reader followed a link into a deep dive, then tried the other path and came back to
+    the essentials: every other deep dive closes again, the one they were sent to stays open, its
+    target still on show."""
+    dive, target = a_target_inside_a_deep_dive(open_page(make_page, site_url))
+    page = open_page(make_page, site_url, f"#{target}")
+    held = page.locator(f"#{dive}")
+    assert held.evaluate("d => d.open"), "the link opened its deep dive"
+    for path, all_open in (("Everything", True), ("The essentials", False), ("Everything", True),
+                           ("The essentials", False)):
+        page.locator(".path-choice label", has_text=path).click()
+        opened = dict(zip(page.evaluate("(s) => [...document.querySelectorAll(s)].map(d => d.id)", DIVES), states(page)))
+        assert opened.pop(dive), f"after choosing {path!r}, #{dive}, which holds the link's target #{target}, is closed"
+        assert all(opened.values()) if all_open else not any(opened.values()), path
+        expect(page.locator(f"#{target}")).to_be_visible()
 
 
 @pytest.mark.browser

@@ -15,6 +15,7 @@ import engine.dense
 from builder import embed_cache, fts5, live_model, tokens
 from builder.code_key import code_key
 from builder.page import samples, template_cache
+from engine import settings
 
 
 def copies(tmp_path: Path, files) -> tuple[Path, ...]:
@@ -101,10 +102,31 @@ def test_embeddings_are_computed_again_when_the_embedding_code_changes(tmp_path,
     assert "written by other embedding code" in capsys.readouterr().err
 
 
-def test_embeddings_are_keyed_by_the_settings_the_embedding_code_reads(monkeypatch):
-    before = embed_cache.embedding_code()
-    monkeypatch.setattr(embed_cache, "MAX_WORDPIECES", 512)
-    assert embed_cache.embedding_code() != before
+@pytest.mark.parametrize("setting, other", [("MAX_WORDPIECES", 512), ("DIMENSIONS", 256)])
+def test_embeddings_are_computed_again_when_a_setting_the_embedding_code_reads_changes(
+        tmp_path, monkeypatch, stand_in_model, capsys, setting, other):
+    """A cache written at the model's 256 wordpieces and 384 dimensions is not read once either
+    setting (engine/settings.py) is another: it is discarded with one warning, and every text is
+    embedded again."""
+    assert (settings.MAX_WORDPIECES, settings.DIMENSIONS) == (256, 384)
+    texts = ["refund after three weeks", "QB-4021 upload"]
+    first = embed_cache.EmbeddingCache(tmp_path, "model-a")
+    first.embed(texts)
+    first.save()
+    written_at = getattr(settings, setting)
+    monkeypatch.setattr(settings, setting, other)
+    if hasattr(embed_cache, setting):  # the cache's own binding of the setting, when it imports the name
+        monkeypatch.setattr(embed_cache, setting, other)
+    changed = embed_cache.EmbeddingCache(tmp_path, "model-a")
+    assert changed.entries == {}, (f"a cache written at {setting} = {written_at} was read as valid at {other}: "
+                                   f"{len(changed.entries)} vectors")
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "discarding embedding cache" in line]
+    assert len(warnings) == 1 and "written by other embedding code" in warnings[0] and warnings[0].endswith("recomputing")
+    changed.embed(texts)
+    assert changed.stats.computed == 2 and len(stand_in_model) == 2
+
+
+def test_embeddings_are_keyed_by_the_embedding_call_and_the_model_loader():
     assert [p.name for p in embed_cache.CODE] == ["dense.py", "models.py"]
 
 

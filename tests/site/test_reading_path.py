@@ -3,7 +3,7 @@ and reading times counted from the page's words (builder/page/reading_time.py)."
 
 import pytest
 
-from builder.page import reading_time
+from builder.page import practice, reading_time
 from builder.page.claims import ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.glossary import GlossaryLinks
@@ -60,6 +60,20 @@ def test_a_sections_time_leaves_out_its_deep_dives_on_the_essential_path():
     assert time.dives == {"deep-dive-x": pytest.approx((230 + summary_words) / PROSE_WPM + 1)}
     assert time.everything == pytest.approx((460 + 230 + summary_words + 230) / PROSE_WPM + 1 + LAB_MINUTES)
     assert time.essentials == pytest.approx(460 / PROSE_WPM + 230 / PROSE_WPM + LAB_MINUTES)
+
+
+def test_a_practice_question_counts_its_question_and_choices_and_not_its_answer():
+    """A reader reads the question and its choices; the answer and the reasons are read only
+    once they have answered (and they are most of the block's words)."""
+    q = {"id": "trash", "section": "chunking", "question": "How long do deleted notes stay in the Trash?",  # 9 words
+         "choices": ["30 days", "60 more days", "until you empty it"],                                 # 2 + 3 + 4 words
+         "answer": 0, "why": ["reason " * 150, "reason " * 150, "reason " * 150]}
+    prose = "<p>" + "word " * 460 + "</p>"
+    time = section_time(prose + str(practice.practice_block("chunking", [q])))
+    heading = 1  # "Practice"
+    read = 460 + heading + 9 + (2 + 3 + 4)
+    assert time.everything == pytest.approx(read / PROSE_WPM), f"{time.everything * PROSE_WPM:.0f} words counted, not {read}"
+    assert time.essentials == time.everything and spoken(time.everything) == "2 min"
 
 
 def test_each_deep_dive_says_its_time_in_its_summary(tmp_path):

@@ -22,6 +22,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21aa")
 LOCAL_SCHEMES = ("data", "file", "about", "blob")
 SLOW_NETWORK = "slow-network"
+PAUSE_AT = "pause-at"
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 360, "height": 780}}
 
 
@@ -33,14 +34,22 @@ class QuietHandler(SimpleHTTPRequestHandler):
     """Serves a folder without logging every request to stderr. A page asked for with the query
     SLOW_NETWORK (index.html?slow-network#...) arrives as on a slow network: in pieces of
     TRICKLE_BYTES every TRICKLE_PAUSE seconds, so the browser reads and paints it while the rest
-    is still coming."""
+    is still coming. One asked for with PAUSE_AT (index.html?pause-at=N#...) arrives in two
+    parts: its first N bytes, then, PAUSE seconds later, the rest."""
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, **SITE_TYPES}
     TRICKLE_BYTES = 4 * 1024
     TRICKLE_PAUSE = 0.01
+    PAUSE = 1.5
 
     def copyfile(self, source, outputfile):
-        if urlsplit(self.path).query != SLOW_NETWORK:
+        query = urlsplit(self.path).query
+        if query.startswith(f"{PAUSE_AT}="):
+            outputfile.write(source.read(int(query.split("=", 1)[1])))
+            outputfile.flush()
+            time.sleep(self.PAUSE)
+            return super().copyfile(source, outputfile)
+        if query != SLOW_NETWORK:
             return super().copyfile(source, outputfile)
         while piece := source.read(self.TRICKLE_BYTES):
             outputfile.write(piece)

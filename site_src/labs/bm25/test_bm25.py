@@ -339,6 +339,9 @@ def curve(svg):
         "dots": [{"x": float(c.attributes["cx"]), "y": float(c.attributes["cy"]), "class": c.attributes["class"],
                   "title": text_of(c.css_first("title"))} for c in svg.css("circle")],
         "labels": [text_of(t) for t in svg.css("text.label-muted")],
+        "dashed": [{end: float(line.attributes[end]) for end in ("x1", "x2", "y1", "y2")}
+                   for line in svg.css("line.edge-dashed")],
+        "left": x0, "right": corner[3], "top": grid[-1], "bottom": y0,  # the plot's edges: its axes, its top grid line
     }
 
 
@@ -380,11 +383,21 @@ def check_curves(html, data, engine, text):
         assert count["x"](dot["x"]) == pytest.approx(tf, abs=0.01)
         assert dot["y"] == pytest.approx(count["to_y"](engine.tf_part(tf, avg)), abs=0.06)
     assert f"k₁ + 1 = {engine.k1 + 1:.1f}" in count["labels"]
+    # Its dashed line: the ceiling the curve tends to, f·(k1 + 1)/(f + k1) -> k1 + 1 as f grows,
+    # drawn across the plot at that height (in the axis's units, read from the grid's labels).
+    (ceiling,) = count["dashed"]
+    assert ceiling["y1"] == ceiling["y2"], "the ceiling is level"
+    assert count["y"](ceiling["y1"]) == pytest.approx(engine.k1 + 1, abs=0.01), f"k1 = {engine.k1}"
+    assert (ceiling["x1"], ceiling["x2"]) == (count["left"], count["right"])
     # The length curve: one occurrence, from 1 term to past the longest passage.
     assert length["x_ticks"][0] == 0 and length["x_ticks"][-1] >= max(engine.lengths)
     for px, py in length["points"]:
         assert py == pytest.approx(length["to_y"](engine.tf_part(1, length["x"](px))), abs=0.25)
     assert f"average {avg:.1f}" in length["labels"]
+    # Its dashed line: upright at the average length, from the plot's top to its axis.
+    (average,) = length["dashed"]
+    assert length["x"](average["x1"]) == pytest.approx(avg, abs=0.05) and average["x1"] == average["x2"]
+    assert sorted((average["y1"], average["y2"])) == [length["top"], length["bottom"]]
     # Its dots: the listed passages at their lengths, the top one marked (larger, and drawn last).
     listed = found[:data["labs"]["bm25"]["depth"]]
     dots = length["dots"][::-1]

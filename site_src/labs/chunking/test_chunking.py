@@ -2,7 +2,8 @@
 chunker each setting runs, the sliders' grid, the keys of the shipped scores, ranks and outcomes);
 the engine's JavaScript chunkers equal to engine/chunking.py at every point of the grid and on
 odd text; the view, in Node, drawing every point of the grid for both questions with Python's
-chunk boundaries, ranks, scores and a lesson that says what really ranks first; and in Chromium
+chunk boundaries, ranks, scores, a lesson that says what really ranks first and a caption that
+speaks of an overlap only where chunks share words (never at overlap 0); and in Chromium
 what needs a browser: the sliders by keyboard, the link, the presets, the redraw's speed, reduced
 motion and a phone's width."""
 
@@ -490,7 +491,27 @@ def check(lab_, drawing, setting, qid):
     span = str(min(sizes)) if min(sizes) == max(sizes) else f"{min(sizes)} to {max(sizes)}"
     assert got["status"].endswith(f": {n} chunk{'s' if n != 1 else ''} of {span} words, ranked by cosine similarity."), where
     assert got["lesson"] == "What it shows. " + python_lesson(lab_, chunks, order, needs, qid), where
-    assert f"Highlighted: chunk {top['index'] + 1}, ranked first." in got["caption"]
+    # The caption names the overlap only where Python's chunks share words: their words add up to
+    # more than the text they cut (each word of it is in one chunk at least).
+    reads_prose = setting["chunker"] in ("fixed", "sentences")
+    cut = prose_of(lab_["markdown"]) if reads_prose else page_text(lab_["markdown"])
+    shared = sum(len(words(c["text"])) for c in chunks) > len(words(cut))
+    assert got["caption"] == (f"The page as written, cut into {n} chunk{'s' if n != 1 else ''}; a bar and a number "
+                              "mark where each starts."
+                              + (" Headings are left out: this chunker reads the prose only." if reads_prose else "")
+                              + " Each chunk is underlined, low and high in turn"
+                              + ("; words in two chunks carry both lines: the overlap." if shared else ".")
+                              + f" Highlighted: chunk {top['index'] + 1}, ranked first."), where
+    in_two = [w for numbers, w, _ in got["runs"] if numbers and " " in numbers]
+    assert bool(in_two) == shared, where
+    # At overlap 0 (and for the chunkers that have none) nothing the reader sees speaks of an overlap;
+    # fixed windows with an overlap always share words, and the caption says so.
+    knob = {"fixed": "overlap", "sentences": "repeat"}.get(setting["chunker"])
+    if knob is None or setting[knob] == 0:
+        assert not shared and "overlap" not in text(markup(drawing.html)).lower(), where
+    elif setting["chunker"] == "fixed":
+        assert shared and got["caption"].endswith(
+            f"the overlap. Highlighted: chunk {top['index'] + 1}, ranked first."), where
 
 
 def test_the_view_draws_every_point_of_the_grid_for_both_questions_as_python_cuts_and_ranks_it(views, data):

@@ -7,8 +7,9 @@ at its three ranks; at every position of both sliders the browser's RRF twin equ
 every question; a link is held to the sliders' ranges. In Chromium: the sliders move by drag
 and keyboard, show their value, go into the link, and redraw with Python's numbers within the
 frame budget; one passage is marked across the chart and the lists by mouse and keyboard; the
-chart moves, unless the reader asks for reduced motion; on a phone everything fits 360 px with
-every passage id whole."""
+readout counts a list's vote for its rank `depth` itself and none for the rank below; the chart
+moves, unless the reader asks for reduced motion; on a phone everything fits 360 px with every
+passage id whole."""
 
 import json
 import random
@@ -380,6 +381,48 @@ def test_one_passage_is_marked_across_the_chart_and_the_lists_by_mouse_and_keybo
     expect(section.locator(f'.lab-col[data-list="dense"] li[data-pid="{first_dense}"]')).to_be_focused()
     desktop.keyboard.press("ArrowDown")
     expect(section.locator(f'.lab-col[data-list="dense"] li[data-pid="{run["dense"][1][0]}"]')).to_be_focused()
+
+
+def readout_for(data, qid, pid, depth, k):
+    """What the readout must say of one passage: its rank in each retriever's full list, "(below
+    the top N: no vote)" only where that rank is deeper than N (RRF fuses each list's ranks 1 to
+    N), and its place in Python's fused list."""
+    run = data["runs"][qid]
+
+    def where(label, name):
+        ranking = [p for p, _ in run[name]]
+        if pid not in ranking:
+            return f"{label} none"
+        rank = ranking.index(pid) + 1
+        return f"{label} {rank} (below the top {depth}: no vote)" if rank > depth else f"{label} {rank}"
+
+    fused = [p for p, _ in fused_by_python(data, qid, k, depth)]
+    return f"{pid}: {where('dense', 'dense')}, {where('BM25', 'bm25')}, fused {fused.index(pid) + 1}."
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("depth", [4, 8])
+def test_the_readout_counts_a_vote_at_rank_depth_and_none_one_below(make_page, site_url, data, depth):
+    """Pointing at the passage a list ranks exactly `depth`: that list votes for it. At depth + 1
+    (a passage drawn because the other list holds it): no vote, and the readout says so."""
+    qid, k = "upload-4021", data["settings"]["rrf_k"]
+    run = data["runs"][qid]
+    page = open_page(make_page, site_url, f"#lab-hybrid?q={qid}&k={k}&depth={depth}")
+    section = lab(page, "hybrid")
+    readout = section.locator(".hybrid-readout")
+    below_drawn = 0
+    for name, label, other in (("dense", "dense", "bm25"), ("bm25", "BM25", "dense")):
+        ranking, others_top = [p for p, _ in run[name]], [p for p, _ in run[other][:depth]]
+        at_depth, below = ranking[depth - 1], ranking[depth]
+        section.locator(f'.lab-col[data-list="{name}"] li[data-pid="{at_depth}"]').hover()  # the list's last row
+        expect(readout).to_have_text(readout_for(data, qid, at_depth, depth, k))
+        expect(readout).to_contain_text(f"{label} {depth},")
+        if below in others_top:
+            section.locator(f'.lab-col[data-list="{other}"] li[data-pid="{below}"]').hover()
+            expect(readout).to_have_text(readout_for(data, qid, below, depth, k))
+            expect(readout).to_contain_text(f"{label} {depth + 1} (below the top {depth}: no vote)")
+            below_drawn += 1
+    assert below_drawn, f"{qid} at depth {depth}: neither list's rank {depth + 1} is drawn; pick another question"
 
 
 @pytest.mark.browser
