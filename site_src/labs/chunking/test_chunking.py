@@ -499,7 +499,7 @@ def check(lab_, drawing, setting, qid):
     assert got["caption"] == (f"The page as written, cut into {n} chunk{'s' if n != 1 else ''}; a bar and a number "
                               "mark where each starts."
                               + (" Headings are left out: this chunker reads the prose only." if reads_prose else "")
-                              + " Each chunk is underlined, low and high in turn"
+                              + " Each chunk is underlined in turn: a solid line low, a dashed line high"
                               + ("; words in two chunks carry both lines: the overlap." if shared else ".")
                               + f" Highlighted: chunk {top['index'] + 1}, ranked first."), where
     in_two = [w for numbers, w, _ in got["runs"] if numbers and " " in numbers]
