@@ -10,8 +10,9 @@ in digits ("14", "20,000") or in words ("fourteen", "twenty-one", "a dozen", "tw
 What code cannot check is whether a real quote supports the claim made from it (a unit, a
 negation, a condition, a paraphrase); that needs a judge model or a person.
 
-The browser's twin is site_src/scripts/engine.js (normalize, numbersIn, checkClaim), proven
-equal by tests/site/test_js_engine.py on a shared table of cases.
+Twin: site_src/engine/citations.js (decodeEntities, normalize, numbersIn, quotePieces, tooShort,
+quoteIn, quoteProblems, checkClaim, checkCitations), proven equal by tests/twins/ on the shared
+table of cases (tests/support/citation_cases.py) and more.
 
 Example: check_citations([Claim("Free allows 100 MB", "err-4021", "100 MB for Free")],
                          {"err-4021": "... up to 100 MB for Free ..."})[0].ok -> True

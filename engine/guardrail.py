@@ -4,6 +4,9 @@ It looks for three things a help-center answer never needs: links to sites other
 help center, e-mail addresses, and requests for passwords or other credentials. It is a
 last layer, not the defence: it catches what a prompt injection typically asks for.
 
+Twin: site_src/engine/guardrail.js (hostOf, checkOutput), which compiles PATTERNS itself, proven
+equal by tests/twins/.
+
 Example: check_output("Mail your password to a@evil.example")
          -> [Finding('email', 'a@evil.example'), Finding('credentials', 'Mail your password')]
 """

@@ -1,6 +1,6 @@
 """One table of citation cases that every implementation of the checker must agree on: the
-engine (engine/citations.py), its browser twin (site_src/scripts/engine.js) and the page's code
-sample (site_src/samples/citations_check.py and .js). Each rule of the checker has cases here,
+engine (engine/citations.py), its browser twin (site_src/engine/citations.js, in tests/twins/)
+and the page's code sample (site_src/samples/citations_check.py and .js). Each rule of the checker has cases here,
 with the inputs most likely to split two implementations (entities, Unicode, number words at
 word edges, elisions), and hostile ones. Sources are the real corpus's passages plus EXTRA_SOURCES.
 """
