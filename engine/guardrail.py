@@ -22,13 +22,14 @@ _SECRET = (r"(?:password|passcode|passphrase|credentials?|login details|2fa code
 # new password twice" on the reset page.
 _ASK = r"(?:send|e-?mail|mail|share|give|provide|reply with|tell us|tell them|forward|paste|submit|post)"
 # Written in the subset of regex syntax that Python (with re.ASCII) and JavaScript read the
-# same way, so the page's JavaScript twin compiles these very strings.
+# same way, so the page's JavaScript twin compiles these very strings. Not \s: JavaScript's
+# holds U+00A0, U+2028 and the other Unicode spaces, Python's ASCII one does not.
 PATTERNS = {
     "link": r"\b(?:https?://|www\.)[^ \t\n\r\f\v<>\"'()\[\]]+",
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
     "credentials": rf"\b{_ASK}\b[^.!?\n]{{0,40}}?\b{_SECRET}\b",
     # A request preceded by one of these is a warning, not a request: "never share your password".
-    "negation": r"\b(?:never|not|don't|dont|do not|no one|nobody)\s+(?:\w+\s+)?$",
+    "negation": r"\b(?:never|not|don't|dont|do not|no one|nobody)[ \t\n\r\f\v]+(?:\w+[ \t\n\r\f\v]+)?$",
 }
 _COMPILED = {kind: re.compile(pattern, re.IGNORECASE | re.ASCII) for kind, pattern in PATTERNS.items()}
 # Patterns the page's JavaScript applies with the flags "gi".

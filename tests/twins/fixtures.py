@@ -293,6 +293,7 @@ GUARDRAIL_CASES = [
     "Nothing to see, no links.",
     "Never share your password with anyone. Do not send your API key by e-mail.",
     "Enter a new password twice, then share your screen. Please share your password here.",
+    "Never\u00a0share your password. Do not\u2028send your API key. never\tsend your passcode",
     "SEND YOUR PASSWORD to ADMIN@EVIL.EXAMPLE or visit WWW.EVIL.EXAMPLE/x?y=(1)",
     "mail your recovery codes to ſupport@evil.example; ſend your password",
 ]
