@@ -51,7 +51,9 @@
   const POWERS = { hundred: 2, thousand: 3, million: 6, billion: 9 };
   const PRONOUN_BEFORE = ["the", "this", "that", "which", "each", "every", "any", "no", "other", "another"];
   const START = "(?<![a-z0-9])", END = "(?![a-z0-9])";
-  const NUMBER_WORDS = "(?:(?:" + TENS.join("|") + ")(?:[- ](?:" + UNITS.slice(1, 10).join("|") + "))?|" + UNITS.join("|") + ")";
+  // "twenty-nine", "twenty nine" and "twentynine" are all 29 (a claim's number missed is a claim passed).
+  const NUMBER_WORDS = "(?:(?:" + TENS.join("|") + ")(?:[- ]?(?:" + UNITS.slice(1, 10).join("|") + "))?|" + UNITS.join("|") + ")";
+  const WORD_PARTS = /[- ]|(?<=ty)(?=[a-z])/;  // every tens word ends in "ty"
   const SCALE = "(?:[- ](" + Object.keys(POWERS).join("|") + ")" + END + ")?";
   const NUMBER = new RegExp(
     START + "(?:" + PRONOUN_BEFORE.join("|") + ")[- ]one" + END +
@@ -69,7 +71,7 @@
     return right ? left + "." + right : left;
   }
   function wordValue(words) {
-    const parts = words.split(/[- ]/);
+    const parts = words.split(WORD_PARTS);
     const tens = TENS.includes(parts[0]) ? 10 * (TENS.indexOf(parts[0]) + 2) : 0;
     const last = parts[parts.length - 1];
     return UNITS.includes(last) ? tens + UNITS.indexOf(last) : tens;
