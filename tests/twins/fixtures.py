@@ -21,8 +21,11 @@ from functools import cache
 
 import numpy as np
 
+from engine.bm25 import BM25
+from engine.chunking import chunk_fixed, chunk_headings, chunk_sentences, split_sentences
+from engine.citations import quote_pieces
 from engine.guardrail import HELP_CENTER_HOSTS, PATTERNS
-from engine.prompt import RULES
+from engine.projection import principal_axes
 from engine.settings import BM25_B, BM25_K1, FUSION_DEPTH, RRF_K
 from engine.significance import Z_95
 from site_src.labs.chunking.data import grid_settings, prose_of
@@ -184,7 +187,7 @@ def fixtures(data: dict) -> dict[str, Fixture]:
     ranked_lists = [[ids, [float(s) for s in scores]] for scores in bm25_scores(data)] + TIE_LISTS
     embedded = build_vectors([p["text"] for p in passages] + questions[:12]).astype(np.float64)
     vectors, asked = embedded[:len(passages)], embedded[len(passages):]
-    mean, axes, _ = principal_plane_of(vectors)
+    mean, axes, _ = principal_axes(vectors)
     clouds = [vectors.tolist(), *seeded_clouds()]
 
     return {
@@ -202,7 +205,7 @@ def fixtures(data: dict) -> dict[str, Fixture]:
         "bm25 tf parts": Fixture([[Ref("corpus"), tf, length] for tf in (0, 1, 2, 7) for length in (0, 1, 10, 33, 500)],
                                  {"corpus": corpus}),
         # fusion and ranking
-        "rrf lists": Fixture(rrf_cases(runs, rng)),
+        "rrf lists": Fixture(rrf_cases(runs)),
         "near ties": Fixture([[x] for x in near_ties()]),
         "rounding": Fixture(round_cases()),
         "score lists": Fixture([[scores] for _, scores in ranked_lists]),
@@ -218,9 +221,9 @@ def fixtures(data: dict) -> dict[str, Fixture]:
         "fixed windows": Fixture([[prose, s["size"], s["overlap"]] for s in grid if s["chunker"] == "fixed"]
                                  + [[t, size, overlap] for t in odd_texts for size, overlap in ((1, 0), (2, 1), (3, 2), (4, 0))]
                                  + [["a b c", 2, 2], ["a b c", 0, 0], ["a b c", 3, -1], [long_line, 25, 10]]),
-        "sentence packs": Fixture([[sentences_of(prose), s["limit"], s["repeat"]] for s in grid if s["chunker"] == "sentences"]
-                                  + [[sentences_of(t), m, o] for t in odd_texts for m, o in ((1, 0), (3, 1), (5, 2))]
-                                  + [[[], 5, 1], [sentences_of(long_line), 40, 1]]),
+        "sentence packs": Fixture([[split_sentences(prose), s["limit"], s["repeat"]] for s in grid if s["chunker"] == "sentences"]
+                                  + [[split_sentences(t), m, o] for t in odd_texts for m, o in ((1, 0), (3, 1), (5, 2))]
+                                  + [[[], 5, 1], [split_sentences(long_line), 40, 1]]),
         "sentence texts": Fixture([[prose]] + [[t] for t in odd_texts]),
         "markdown pages": Fixture([[markdown]] + [[p] for p in ODD_PAGES + UNICODE + HOSTILE]),
         # keys
@@ -236,7 +239,7 @@ def fixtures(data: dict) -> dict[str, Fixture]:
         "quotes in sources": Fixture([[c["quote"], sources.get(c["source_id"], "")] for c in claims]
                                      + [[q, t] for q in UNICODE[:8] for t in UNICODE[:8]]),
         "quote problems": Fixture([[c["quote"], sources.get(c["source_id"], ""), c["source_id"]] for c in claims]),
-        "quote pieces": Fixture([[piece] for c in claims for piece in pieces_of(c["quote"])] + [[""], [" "], ["14"]]),
+        "quote pieces": Fixture([[piece] for c in claims for piece in quote_pieces(c["quote"])] + [[""], [" "], ["14"]]),
         "number texts": Fixture([[t] for t in NUMBER_TEXTS + all_texts]),
         # guardrail
         "answers": Fixture([[a, PATTERNS, list(HELP_CENTER_HOSTS)] for a in answers]),
@@ -326,13 +329,11 @@ TIE_LISTS = [
 
 
 def bm25_scores(data: dict) -> list[list[float]]:
-    from engine.bm25 import BM25
-
     index = BM25([p["text"] for p in data["passages"]])
     return [index.scores(q["text"]) for q in data["questions"]]
 
 
-def rrf_cases(runs: dict, rng: random.Random) -> list[list]:
+def rrf_cases(runs: dict) -> list[list]:
     cases = []
     for q, run in runs.items():
         dense, bm25 = [pid for pid, _ in run["dense"]], [pid for pid, _ in run["bm25"]]
@@ -358,32 +359,13 @@ def dense_cases(rng: random.Random) -> list[list]:
     return cases + [[[], [], [1.0]], [["a"], [1.0], [1.0]]]
 
 
-def sentences_of(text: str) -> list[str]:
-    from engine.chunking import split_sentences
-
-    return split_sentences(text)
-
-
 def grid_texts(prose: str, markdown: str, grid: list[dict]) -> list[str]:
-    from engine.chunking import chunk_fixed, chunk_headings, chunk_sentences, split_sentences
-
+    """Every chunk the lab's sliders cut the real page into, and its chunks by heading."""
     found = []
     for s in grid:
         found += (chunk_fixed(prose, s["size"], s["overlap"]) if s["chunker"] == "fixed"
                   else chunk_sentences(split_sentences(prose), s["limit"], s["repeat"]))
     return list(dict.fromkeys(found + chunk_headings(markdown)))
-
-
-def pieces_of(quote: str) -> list[str]:
-    from engine.citations import quote_pieces
-
-    return quote_pieces(quote)
-
-
-def principal_plane_of(vectors: np.ndarray):
-    from engine.projection import principal_axes
-
-    return principal_axes(vectors)
 
 
 def seeded_clouds() -> list[list[list[float]]]:

@@ -12,13 +12,14 @@ the count of pairs, fixtures and cases, written to test-artifacts/twins.json.
 import json
 import math
 import re
+
 import numpy as np
 import pytest
 
 from builder.page import assets
 from builder.sources import SITE_SRC
 from support.paths import ROOT
-from twins.fixtures import NUMBER_TEXTS, Fixture, New, Ref, fixtures, near_ties
+from twins.fixtures import NUMBER_TEXTS, Fixture, Ref, fixtures, near_ties
 from twins.node import NodeEngine
 from twins.pairs import CLASSES, CONSTANTS, PAIRS, Pair, python_module, python_name
 
