@@ -4,52 +4,28 @@ when several are run at once (Bonferroni's and Holm's), which questions' right p
 the prompt, how much fusion's two settings move recall, what a convex combination of scores
 finds beside reciprocal rank fusion, and how recall and the hit rate part on a question that
 needs two passages, all from the ranks of the right passages (data.ranks) and the runs. The
-prose of sections 6 and 11 and the recall lab read it as data.evaluation.
+prose of sections 6 and 11 and the recall lab read it as data.evaluation. The interval and the
+sign test themselves are engine/significance.py's.
 
-Example: wilson(29, 30) -> (0.833…, 0.994…): a 95% interval for a recall of 29/30.
+Example: paired({"q1": {"a": 1, "b": 4}, "q2": {"a": 2, "b": 1}}, "a", "b", 3)
+         -> {"a_only": ["q1"], "b_only": [], "p": 1.0}: one question of difference is no evidence.
 """
 
-import math
 import re
 
 from engine.convex_fusion import convex_fusion
 from engine.evaluate import passages_found, rank_of, recall_at_k
 from engine.fusion import rrf
 from engine.settings import FUSION_DEPTH, PROMPT_PASSAGES, RRF_K, SIGNIFICANCE
+from engine.significance import sign_test, wilson
 from engine.tokenize import tokenize
 
-Z_95 = 1.959964  # the normal quantile of a two-sided 95% interval
 ALPHA = SIGNIFICANCE  # the significance level (engine/settings.py)
 PAIRS = (("hybrid", "dense"), ("hybrid", "bm25"), ("dense", "bm25"))
 SWEEP_KS = (1, 10, 30, 60, 100, 200)   # RRF constants tried, around the paper's 60
 SWEEP_DEPTHS = (4, 8, 12, 20, 40)      # how deep each retriever's list goes into the fusion
 CONVEX_ALPHAS = tuple(round(0.1 * i, 1) for i in range(1, 10))  # weights on dense tried, 0.1 to 0.9
 TWO_PASSAGES = "api-rate-limit"        # the traced question whose answer needs two passages
-
-
-def wilson(hits: int, total: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion: where the true recall plausibly lies
-    when `hits` of `total` questions were found (Wilson, 1927)."""
-    if total == 0:
-        return 0.0, 1.0
-    p = hits / total
-    denominator = 1 + z * z / total
-    centre = (p + z * z / (2 * total)) / denominator
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denominator
-    return round(max(0.0, centre - half), 6), round(min(1.0, centre + half), 6)
-
-
-def sign_test(wins: int, losses: int) -> float:
-    """Two-sided exact sign test: how likely a split at least this lopsided is when two
-    retrievers are equally good and only the questions where they disagree count.
-
-    Example: sign_test(6, 1) -> 0.125 (= 2 * (1 + 7) / 2**7)
-    """
-    n = wins + losses
-    if n == 0:
-        return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2 ** n
-    return round(min(1.0, 2 * tail), 6)
 
 
 def paired(ranks: dict, a: str, b: str, k: int) -> dict:

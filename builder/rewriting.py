@@ -14,8 +14,7 @@ from engine.evaluate import rank_of
 from engine.fields import check_id, required_choice, required_str
 from engine.fusion import rrf
 from engine.problems import ProblemLog
-
-from builder.search import round_score
+from engine.ranking import round_score
 
 REWRITE_KINDS = ("follow-up", "expansion", "multi-query")
 

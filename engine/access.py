@@ -5,6 +5,8 @@ k results. A post-filter cuts the top k first and then drops what the reader may
 so the reader silently gets fewer, which is how most vector stores behave when a filter
 is bolted on after an approximate search.
 
+Twin: site_src/engine/access.js (canRead, preFilter, postFilter), proven equal by tests/twins/.
+
 Example: post_filter(["a", "s", "b"], {"a": ["public"], "s": ["staff"], "b": ["public"]},
                      ["public"], k=2) -> ["a"]
 """

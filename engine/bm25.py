@@ -9,6 +9,9 @@ Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond" (
 the IDF is Lucene's, which never goes negative. Lucene itself, since version 8, leaves the
 (k1 + 1) out of the numerator: its scores are these divided by k1 + 1, in the same order.
 
+Twin: site_src/engine/bm25.js (uniqueTerms, BM25), proven equal by tests/twins/ (to 1e-12: the
+logarithm may differ in its last bit between C and JavaScript).
+
 Example: BM25(["qb 4021 file limit", "qb"]).scores("QB-4021") -> [0.7029..., 0.2416...]
 """
 

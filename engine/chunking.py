@@ -5,6 +5,9 @@
 - chunk_headings: one chunk per Markdown section, heading included.
 A whole page as one chunk needs no function: it is [page].
 
+Twin: site_src/engine/chunking.js (words, splitSentences, chunkFixed, chunkSentences, chunkHeadings,
+and str.split, strip, splitlines and isspace spelled out), proven equal by tests/twins/.
+
 Example: chunk_fixed("a b c d e", size=2, overlap=1) -> ['a b', 'b c', 'c d', 'd e']
 """
 

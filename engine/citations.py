@@ -10,8 +10,9 @@ in digits ("14", "20,000") or in words ("fourteen", "twenty-one", "a dozen", "tw
 What code cannot check is whether a real quote supports the claim made from it (a unit, a
 negation, a condition, a paraphrase); that needs a judge model or a person.
 
-The browser's twin is site_src/scripts/engine.js (normalize, numbersIn, checkClaim), proven
-equal by tests/site/test_js_engine.py on a shared table of cases.
+Twin: site_src/engine/citations.js (decodeEntities, normalize, numbersIn, quotePieces, tooShort,
+quoteIn, quoteProblems, checkClaim, checkCitations), proven equal by tests/twins/ on the shared
+table of cases (tests/support/citation_cases.py) and more.
 
 Example: check_citations([Claim("Free allows 100 MB", "err-4021", "100 MB for Free")],
                          {"err-4021": "... up to 100 MB for Free ..."})[0].ok -> True
@@ -90,7 +91,9 @@ POWERS = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9}  # the zeros 
 PRONOUN_BEFORE = ("the", "this", "that", "which", "each", "every", "any", "no", "other", "another")
 
 _START, _END = "(?<![a-z0-9])", "(?![a-z0-9])"  # a word of its own: no letter or digit touching it
-_WORDS = f"(?:(?:{'|'.join(TENS)})(?:[- ](?:{'|'.join(UNITS[1:10])}))?|{'|'.join(UNITS)})"
+# "twenty-nine", "twenty nine" and "twentynine" are all 29 (a claim's number missed is a claim passed).
+_WORDS = f"(?:(?:{'|'.join(TENS)})(?:[- ]?(?:{'|'.join(UNITS[1:10])}))?|{'|'.join(UNITS)})"
+_WORD_PARTS = re.compile(r"[- ]|(?<=ty)(?=[a-z])")  # every tens word ends in "ty"
 _SCALE = f"(?:[- ]({'|'.join(POWERS)}){_END})?"
 # On normalized text; the groups: 1 digits, 2 their scale, 3 words, 4 their scale, 5 a scale
 # word alone. A match with no group is "one" as a pronoun.
@@ -114,8 +117,8 @@ def _shifted(digits: str, zeros: int = 0) -> str:
 
 
 def _word_value(words: str) -> int:
-    """'twenty-one' -> 21, 'twenty one' -> 21, 'forty' -> 40, 'seven' -> 7."""
-    parts = re.split("[- ]", words)
+    """'twenty-one' -> 21, 'twenty one' -> 21, 'twentyone' -> 21, 'forty' -> 40, 'seven' -> 7."""
+    parts = _WORD_PARTS.split(words)
     tens = 10 * (TENS.index(parts[0]) + 2) if parts[0] in TENS else 0
     return tens + UNITS.index(parts[-1]) if parts[-1] in UNITS else tens
 

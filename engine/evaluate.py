@@ -5,6 +5,8 @@ the average over its questions. When every question has exactly one right passag
 page's golden set, that is the hit rate (also called success@k): the share of questions whose
 right passage is in the top k.
 
+Twin: site_src/engine/evaluate.js (rankOf, recallAtK, passagesFound), proven equal by tests/twins/.
+
 Example: recall_at_k([1, 4, None], 3) -> (1, 3)
 """
 

@@ -5,6 +5,8 @@
 Cormack, Clarke & Buettcher, "Reciprocal Rank Fusion outperforms Condorcet and
 individual Rank Learning Methods" (SIGIR 2009); k = 60 as in the paper.
 
+Twin: site_src/engine/fusion.js (rrf), proven equal by tests/twins/, bit for bit.
+
 Example: rrf([["a", "b"], ["b", "c"]]) -> [("b", 1/62 + 1/61), ("a", 1/61), ("c", 1/62)]
 """
 

@@ -4,6 +4,9 @@ It looks for three things a help-center answer never needs: links to sites other
 help center, e-mail addresses, and requests for passwords or other credentials. It is a
 last layer, not the defence: it catches what a prompt injection typically asks for.
 
+Twin: site_src/engine/guardrail.js (hostOf, checkOutput), which compiles PATTERNS itself, proven
+equal by tests/twins/.
+
 Example: check_output("Mail your password to a@evil.example")
          -> [Finding('email', 'a@evil.example'), Finding('credentials', 'Mail your password')]
 """
@@ -19,13 +22,14 @@ _SECRET = (r"(?:password|passcode|passphrase|credentials?|login details|2fa code
 # new password twice" on the reset page.
 _ASK = r"(?:send|e-?mail|mail|share|give|provide|reply with|tell us|tell them|forward|paste|submit|post)"
 # Written in the subset of regex syntax that Python (with re.ASCII) and JavaScript read the
-# same way, so the page's JavaScript twin compiles these very strings.
+# same way, so the page's JavaScript twin compiles these very strings. Not \s: JavaScript's
+# holds U+00A0, U+2028 and the other Unicode spaces, Python's ASCII one does not.
 PATTERNS = {
     "link": r"\b(?:https?://|www\.)[^ \t\n\r\f\v<>\"'()\[\]]+",
     "email": r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b",
     "credentials": rf"\b{_ASK}\b[^.!?\n]{{0,40}}?\b{_SECRET}\b",
     # A request preceded by one of these is a warning, not a request: "never share your password".
-    "negation": r"\b(?:never|not|don't|dont|do not|no one|nobody)\s+(?:\w+\s+)?$",
+    "negation": r"\b(?:never|not|don't|dont|do not|no one|nobody)[ \t\n\r\f\v]+(?:\w+[ \t\n\r\f\v]+)?$",
 }
 _COMPILED = {kind: re.compile(pattern, re.IGNORECASE | re.ASCII) for kind, pattern in PATTERNS.items()}
 # Patterns the page's JavaScript applies with the flags "gi".

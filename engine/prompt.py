@@ -4,6 +4,8 @@ Every source goes in its own <source> block whose attributes carry what a citati
 (a short id, the title, the date). `& < > "` are escaped in every attribute and text, so a
 passage that contains "</source>" or a quote cannot end its block or forge another.
 
+Twin: site_src/engine/prompt.js (escapeText, sourceBlock, buildPrompt), proven equal by tests/twins/.
+
 Example: escape('a "b" </source>') -> 'a &quot;b&quot; &lt;/source&gt;'
 """
 

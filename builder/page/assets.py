@@ -4,9 +4,11 @@
     assets/site.css         the stylesheet: STYLES, then each lab's lab.css in page order
     assets/data.js          the build's data the labs read, loaded when the first lab starts
     assets/labs/<name>.js   one lab's data and script, loaded when that lab starts
-    assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it;
-                            assets/scripts/views.js (Preact and runtime/views.js, which draw every
-                            lab) by the first lab that starts
+    assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it:
+                            assets/scripts/engine.js is site_src/engine/: ENGINE, in this order;
+                            the others are site_src/scripts/<n>.js; assets/scripts/views.js
+                            (Preact and runtime/views.js, which draw every lab) by the first lab
+                            that starts
     assets/corpus.css       corpus.html's own style, after site.css
     assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
 
@@ -30,7 +32,16 @@ RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.j
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
-SHARED = ("engine", "wordpiece", "live")  # site_src/scripts/<name>.js
+SHARED = ("engine", "wordpiece", "live")  # "engine" is ENGINE joined; the others site_src/scripts/<name>.js
+# The engine's JavaScript twins, site_src/engine/<module>.js beside engine/<module>.py, each after
+# the files whose functions it calls (through RAG.engine). tests/twins/ proves every pair equal.
+ENGINE = (
+    "tokenize.js", "bm25.js", "fusion.js", "ranking.js",   # ranking: fusion's rrf
+    "chunking.js", "text_key.js",
+    # documents.js (engine/documents.py: a page's prose, cut by a chunker setting) goes here
+    "prompt.js", "citations.js", "guardrail.js", "access.js",  # citations: tokenize
+    "evaluate.js", "significance.js", "projection.js",      # significance, projection: ranking
+)
 # Preact's browser build (package.json pins it; the build's Node renderer uses the same version).
 PREACT = ROOT / "node_modules" / "preact" / "dist" / "preact.min.umd.js"
 STATIC = ("favicon.svg",)     # site_src/assets/, copied as they are
@@ -46,6 +57,20 @@ def joined(folder: Path, names) -> str:
 
 def runtime_source() -> str:
     return joined(SITE_SRC / "runtime", RUNTIME)
+
+
+def engine_source() -> str:
+    """The engine's twins joined, as the page, a worker (importScripts) and the tests run them."""
+    return joined(SITE_SRC / "engine", ENGINE)
+
+
+def shared_script(name: str) -> str:
+    """One of SHARED, minified (each engine file on its own first, so an error names its line)."""
+    if name != "engine":
+        return minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"), f"site_src/scripts/{name}.js")
+    for file in ENGINE:
+        minify_js((SITE_SRC / "engine" / file).read_text("utf-8"), f"site_src/engine/{file}")
+    return minify_js(engine_source(), "site_src/engine")
 
 
 def stylesheet_source() -> str:
@@ -106,8 +131,7 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
     found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
     found.append(("assets/samples.js", provide("samples", twin_tokens())))
     for name in SHARED:
-        found.append((f"assets/scripts/{name}.js", minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"),
-                                                             f"site_src/scripts/{name}.js")))
+        found.append((f"assets/scripts/{name}.js", shared_script(name)))
     for name in STATIC:
         found.append((f"assets/{name}", (SITE_SRC / "assets" / name).read_bytes()))
     return found

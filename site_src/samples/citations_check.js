@@ -84,7 +84,7 @@ const TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
 const POWERS = { hundred: 2, thousand: 3, million: 6, billion: 9 };
 const START = "(?<![a-z0-9])", END = "(?![a-z0-9])";
 const ONES = UNITS.slice(1, 10).join("|");
-const WORDS = `(?:(?:${TENS.join("|")})(?:[- ](?:${ONES}))?|${UNITS.join("|")})`;
+const WORDS = `(?:(?:${TENS.join("|")})(?:[- ]?(?:${ONES}))?|${UNITS.join("|")})`;
 const SCALE = `(?:[- ](${Object.keys(POWERS).join("|")})${END})?`;
 const NUMBER = new RegExp(
   `${START}(?:the|this|that|which|each|every|any|no|other|another)[- ]one${END}` +  // pronoun
@@ -106,7 +106,7 @@ function valueOf(match) {
   const [, digits, digitsScale, words, wordsScale, alone] = match;
   if (digits !== undefined) return shifted(digits.replaceAll(",", ""), POWERS[digitsScale] ?? 0);
   if (words !== undefined) {
-    const parts = words.split(/[- ]/);
+    const parts = words.split(/[- ]|(?<=ty)(?=[a-z])/);
     const tens = TENS.includes(parts[0]) ? 10 * (TENS.indexOf(parts[0]) + 2) : 0;
     const units = UNITS.includes(parts.at(-1)) ? UNITS.indexOf(parts.at(-1)) : 0;
     return shifted(String(tens + units), POWERS[wordsScale] ?? 0);

@@ -89,7 +89,7 @@ UNITS = ("zero one two three four five six seven eight nine ten eleven twelve th
 TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 POWERS = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9}
 START, END = "(?<![a-z0-9])", "(?![a-z0-9])"
-WORDS = f"(?:(?:{'|'.join(TENS)})(?:[- ](?:{'|'.join(UNITS[1:10])}))?|{'|'.join(UNITS)})"
+WORDS = f"(?:(?:{'|'.join(TENS)})(?:[- ]?(?:{'|'.join(UNITS[1:10])}))?|{'|'.join(UNITS)})"
 SCALE = f"(?:[- ]({'|'.join(POWERS)}){END})?"
 NUMBER = re.compile(
     f"{START}(?:the|this|that|which|each|every|any|no|other|another)[- ]one{END}"  # pronoun
@@ -112,7 +112,7 @@ def value_of(match):
     if digits is not None:
         return shifted(digits.replace(",", ""), POWERS.get(digits_scale, 0))
     if words is not None:
-        parts = re.split("[- ]", words)
+        parts = re.split("[- ]|(?<=ty)(?=[a-z])", words)
         tens = 10 * (TENS.index(parts[0]) + 2) if parts[0] in TENS else 0
         units = UNITS.index(parts[-1]) if parts[-1] in UNITS else 0
         return shifted(str(tens + units), POWERS.get(words_scale, 0))

@@ -254,14 +254,11 @@
     return { vector: Float32Array.from(vector, (x) => x / norm), wordpieces: n };
   };
 
-  const round6 = (x) => Math.round(x * 1e6) / 1e6;
-  /** [[id, score]] best first, equal scores in the passages' order (as builder/search.py ranks). */
-  const ranked = (scores) => scores.map((score, i) => [i, score]).sort((a, b) => (b[1] - a[1]) || (a[0] - b[0]));
-
-  /** BM25 over the corpus's passages: [[id, score]] of those sharing a term, best first. */
+  /** BM25 over the corpus's passages: [[id, score]] of those sharing a term, best first (ranked
+   *  and rounded by the engine's twin of engine/ranking.py, as the build ranks). */
   function bm25Ranking(text, { passages, settings }) {
     if (!indexes.has(passages)) indexes.set(passages, new RAG.engine.BM25(passages.map((p) => p.text), settings.bm25.k1, settings.bm25.b));
-    return ranked(indexes.get(passages).scores(text)).filter(([, score]) => score > 0).map(([i, score]) => [passages[i].id, round6(score)]);
+    return RAG.engine.bm25Ranking(passages.map((p) => p.id), indexes.get(passages), text);
   }
 
   /** A question through the build's stages, computed here: dense, BM25, their fusion. */
@@ -272,15 +269,9 @@
     if (passageVectors.length !== passages.length * size) {
       throw new Error(`the passages' vectors hold ${passageVectors.length / size} passages, the page's data ${passages.length}; rebuild the site`);
     }
-    const dense = ranked(passages.map((_, p) => {
-      let dot = 0;
-      for (let d = 0; d < size; d++) dot += passageVectors[p * size + d] * vector[d];
-      return dot;
-    })).map(([i, score]) => [passages[i].id, round6(score)]);
+    const dense = RAG.engine.denseRanking(passages.map((p) => p.id), passageVectors, vector);
     const sparse = bm25Ranking(text, corpus);
-    const depth = settings.fusion_depth;
-    const hybrid = RAG.engine.rrf([dense.slice(0, depth).map(([id]) => id), sparse.slice(0, depth).map(([id]) => id)],
-      settings.rrf_k).map(([id, score]) => [id, round6(score)]);
+    const hybrid = RAG.engine.hybridRanking(dense, sparse, settings.fusion_depth, settings.rrf_k);
     return { text, vector, wordpieces, runs: { dense, bm25: sparse, hybrid } };
   };
 

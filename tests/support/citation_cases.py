@@ -1,6 +1,6 @@
 """One table of citation cases that every implementation of the checker must agree on: the
-engine (engine/citations.py), its browser twin (site_src/scripts/engine.js) and the page's code
-sample (site_src/samples/citations_check.py and .js). Each rule of the checker has cases here,
+engine (engine/citations.py), its browser twin (site_src/engine/citations.js, in tests/twins/)
+and the page's code sample (site_src/samples/citations_check.py and .js). Each rule of the checker has cases here,
 with the inputs most likely to split two implementations (entities, Unicode, number words at
 word edges, elisions), and hostile ones. Sources are the real corpus's passages plus EXTRA_SOURCES.
 """
@@ -67,6 +67,8 @@ CLAIM_CASES = [
     ("Forty-two more, 21 days.", "numbers", "TWENTY-ONE days after the payment, and \u00a0forty\u2013two more"),
     ("Refunds within twenty-one days.", "refund-new", "refundable within 14 days"),
     ("Refunds within Twenty One days.", "refund-new", "refundable within 14 days"),
+    ("Refunds within twentynine days.", "refund-new", "refundable within 14 days"),  # 29, as "twenty-nine"
+    ("Refunds within 29 days.", "refund-new", "refundable within twenty-nine days"),
     ("Forty\u2011two and a dozen and two hundred", "refund-new", "refundable within 14 days"),
     ("2.5 million, 20 thousand, sixty thousand, 1 billion", "refund-new", "refundable within 14 days"),
     ("two hundred and fifty; two dozen", "refund-new", "refundable within 14 days"),

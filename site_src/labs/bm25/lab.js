@@ -228,8 +228,8 @@
       const question = state.q ? input.question(state.q) : null;
       const text = state.text || (question ? question.text : "");
       // Every passage that shares a term, best first; equal scores keep the corpus order.
-      const found = index.scores(text).map((score, i) => ({ i, score })).filter((r) => r.score > 0)
-        .sort((a, b) => b.score - a.score || a.i - b.i);
+      const scores = index.scores(text);
+      const found = RAG.engine.bestFirst(scores).filter((i) => scores[i] > 0).map((i) => ({ i, score: scores[i] }));
       const dense = question && question.runs ? question.runs.dense : null;
       const denseRank = (pid) => dense.findIndex(([id]) => id === pid) + 1;
       const answer = question ? question.answer : null;

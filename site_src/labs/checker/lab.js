@@ -13,7 +13,7 @@
   const UNEDITED = { text: undefined, source: undefined, quote: undefined };
   const words = (text) => text.split(/\s+/).filter(Boolean);
   const IGNORED = "ignoring case, spacing, typographic quotes and dashes, and HTML entities";
-  // engine.js decodes these as entities; each is one unit of the passage, as a character is.
+  // The engine (citations.js) decodes these as entities; each is one unit of the passage, as a character is.
   const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]*);/y;
 
   /**

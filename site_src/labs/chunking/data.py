@@ -4,7 +4,7 @@ every chunk scored against the lab's two questions by real MiniLM cosine, and wh
 The sliders offer a grid of settings (GRID): fixed-size chunks of 5 to 40 words with an
 overlap of up to half the size, and whole sentences up to a word limit with 0 to 2 sentences
 repeated; plus one chunk per heading and the whole page. The browser chunks the page itself
-with the engine's JavaScript twin (site_src/scripts/engine.js); the build embeds every chunk
+with the engine's JavaScript twin (site_src/engine/chunking.js); the build embeds every chunk
 any point of the grid can produce and ships, per distinct chunk text, its cosine to each
 question, keyed by a short hash of the text (text_key). The six settings the prose compares
 (PRESETS) are points of that grid; their chunks, ranks and outcomes stay in the build's data
@@ -15,7 +15,6 @@ Example: chunk_with({"chunker": "fixed", "size": 12, "overlap": 0}, "## Trash\nN
 """
 
 import re
-import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +26,8 @@ from engine.citations import normalize
 from engine.corpus_files import read_text, split_front_matter
 from engine.fields import check_id, check_url, required_str
 from engine.problems import ProblemLog
+from engine.ranking import best_first
+from engine.text_key import text_key as engine_text_key
 
 # The state the page opens on: the chunker, the settings of each chunker's sliders (kept while
 # another chunker is shown), and the question.
@@ -43,7 +44,6 @@ CHUNKERS = (("fixed", "Fixed size"), ("sentences", "Sentences"), ("headings", "B
 # (the overlap also at most half the size), the sentence chunker's word limit and the number
 # of sentences it repeats.
 GRID = {"size": (5, 40), "overlap": (0, 20), "limit": (5, 80), "repeat": (0, 2)}
-UTF16_HERE = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"  # code units as memoryview reads them
 SCORE_DIGITS = 4  # cosines as shipped, and as every rank (the view's and the prose's) reads them
 
 
@@ -175,22 +175,9 @@ def grid_texts(markdown: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(text for setting in grid_settings() for text in chunk_with(setting, markdown)))
 
 
-@lru_cache(maxsize=None)
-def text_key(text: str) -> str:
-    """A chunk's key in the shipped scores: FNV-1a (32 bits) of its UTF-16 code units, in base 36.
-    The view computes the same for each chunk it cuts (lab.js textKey).
-
-    Example: text_key("a") -> '1r9wi7g'
-    """
-    value = 0x811C9DC5
-    for unit in memoryview(text.encode(UTF16_HERE)).cast("H"):
-        value = ((value ^ unit) * 0x01000193) & 0xFFFFFFFF
-    digits = ""
-    while True:
-        value, digit = divmod(value, 36)
-        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
-        if value == 0:
-            return digits
+# The key of a chunk's text in the shipped scores (engine/text_key.py; the view computes the same
+# with RAG.engine.textKey). Cached: the grid keys the same few hundred texts many times over.
+text_key = lru_cache(maxsize=None)(engine_text_key)
 
 
 def score_table(texts: list[str], vector_of, question_vectors: list[np.ndarray]) -> dict[str, list[float]]:
@@ -205,7 +192,7 @@ def score_table(texts: list[str], vector_of, question_vectors: list[np.ndarray])
         if key in first and first[key] != text:
             raise ValueError(f"corpus/chunking-lab.md: two chunks of the sliders' grid share the key {key}: "
                              f"“{first[key][:60]}…” and “{text[:60]}…” (fix: reword either, or change "
-                             "text_key in site_src/labs/chunking/data.py)")
+                             "engine/text_key.py)")
         first[key] = text
         vector = np.asarray(vector_of[text])
         table[key] = [round(float(vector @ question), SCORE_DIGITS) for question in question_vectors]
@@ -238,8 +225,9 @@ def score_chunks(facts: dict[str, str], chunks: dict[str, list[str]], question_i
 
 
 def _ranks(scores: list[float]) -> list[int]:
-    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    """Each chunk's rank, best first, ties in page order (engine/ranking.py best_first)."""
     ranks = [0] * len(scores)
+    order = best_first(scores)
     for position, index in enumerate(order, start=1):
         ranks[index] = position
     return ranks

@@ -4,7 +4,7 @@
  * cut line where each chunk starts, each chunk underlined (the overlap carries two lines) and the
  * top chunk highlighted in place, then lists the chunks by rank, each with its real cosine to the question: the build embedded
  * every chunk the sliders can make and ships each one's cosines, keyed by a hash of its text
- * (data.py text_key). What the lesson says is computed from what ranks first, for any setting.
+ * (engine/text_key.py, RAG.engine.textKey). What the lesson says is computed from what ranks first, for any setting.
  *
  * State: {chunker, size, overlap, limit, repeat, q}. A link may name one of the presets instead
  * (setting=fixed-25-overlap-10): its values replace the chunker's. Whole numbers outside a
@@ -14,13 +14,6 @@
   const h = RAG.h;
   const NUMBERS = ["size", "overlap", "limit", "repeat"];
   const LIST_MAX = 10;  // rows in the ranked list; every chunk is on the drawn page
-
-  /** data.py text_key: FNV-1a (32 bits) of the text's UTF-16 code units, in base 36. */
-  function textKey(text) {
-    let value = 0x811c9dc5;
-    for (let i = 0; i < text.length; i += 1) value = Math.imul(value ^ text.charCodeAt(i), 0x01000193) >>> 0;
-    return value.toString(36);
-  }
 
   const maxOverlap = (size, grid) => Math.min(Math.floor(size / 2), grid.overlap[1]);
   const clamp = (value, [low, high]) => Math.min(high, Math.max(low, value));
@@ -335,7 +328,7 @@
       const { texts, words } = cut(state, own, model.page);
       const spans = place(texts, words);
       const chunks = texts.map((text, index) => {
-        const cosines = own.scores[textKey(text)];
+        const cosines = own.scores[RAG.engine.textKey(text)];
         if (!cosines) throw new Error(`no score for chunk “${text.slice(0, 40)}…” (the build embeds every chunk of the sliders' grid: rebuild)`);
         const folded = RAG.engine.normalize(text);
         const facts = model.facts.filter(([, phrase]) => folded.includes(phrase)).map(([name]) => name);
@@ -343,7 +336,7 @@
                  answers: needs.length > 0 && needs.every((name) => facts.includes(name)),
                  pieces: pieces(text, factSpans(text, model.patterns), 0, text.length) };
       });
-      const order = chunks.map((chunk) => chunk.index).sort((a, b) => chunks[b].score - chunks[a].score || a - b);
+      const order = RAG.engine.bestFirst(chunks.map((chunk) => chunk.score));  // ties in page order, as data.py ranks
       order.forEach((index, at) => { chunks[index].rank = at + 1; });
       const top = chunks[order[0]];
       const sizes = chunks.map((chunk) => chunk.words);

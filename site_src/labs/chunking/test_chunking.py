@@ -1,20 +1,20 @@
 """The chunking lab (site_src/labs/chunking/): its data step on small hand-made pages (which
 chunker each setting runs, the sliders' grid, the keys of the shipped scores, ranks and outcomes);
-the engine's JavaScript chunkers equal to engine/chunking.py at every point of the grid and on
-odd text; the view, in Node, drawing every point of the grid for both questions with Python's
+the view, in Node, drawing every point of the grid for both questions with Python's
 chunk boundaries, ranks, scores, a lesson that says what really ranks first and a caption that
 speaks of an overlap only where chunks share words (never at overlap 0); and in Chromium
 what needs a browser: the sliders by keyboard, the link, the presets, the redraw's speed, reduced
-motion and a phone's width."""
+motion and a phone's width. That the engine's JavaScript chunkers (site_src/engine/chunking.js)
+cut as engine/chunking.py does, at every point of the grid and on odd text, and that the chunk
+key is FNV-1a (engine/text_key.py), is proven with the other twins, in tests/twins/ and
+tests/engine/test_text_key.py."""
 
 import gzip
 import json
 import math
 import random
 import re
-import shutil
 import statistics
-import subprocess
 from types import SimpleNamespace
 
 import numpy as np
@@ -34,7 +34,6 @@ from support.paths import ROOT
 from support.views import markup, text
 
 FACTS = {"safety_net": "a second safety net", "extra_days": "60 more days", "tempting": "30 days"}
-ENGINE_JS = ROOT / "site_src" / "scripts" / "engine.js"
 
 
 def numbered(first, last):
@@ -105,17 +104,6 @@ def test_a_chunk_holds_a_fact_only_whole_in_any_case_and_spacing():
     assert facts_in("Business plans add A second\nsafety net.", FACTS) == ["safety_net"]
     assert facts_in("a second safety", FACTS) == []
     assert facts_in("for 60 more days, not 30 days", FACTS) == ["extra_days", "tempting"]
-
-
-def test_a_chunks_key_is_fnv1a_of_its_utf16_code_units_in_base_36():
-    assert int(text_key("a"), 36) == 0xE40C292C        # FNV-1a's published test vectors
-    assert int(text_key("foobar"), 36) == 0xBF9CF968
-    assert int(text_key(""), 36) == 0x811C9DC5         # the offset basis: nothing hashed
-    assert text_key("") == "ztntfp"
-    # Outside ASCII: one code unit for é, two (a surrogate pair) for an emoji, as JavaScript counts.
-    basis, prime = 0x811C9DC5, 0x01000193
-    assert int(text_key("é"), 36) == ((basis ^ 0xE9) * prime) % 2**32
-    assert int(text_key("🙂"), 36) == ((((basis ^ 0xD83D) * prime) % 2**32 ^ 0xDE42) * prime) % 2**32
 
 
 def test_two_texts_with_one_key_are_refused_naming_both(monkeypatch):
@@ -259,16 +247,7 @@ def test_the_browsers_copy_holds_what_the_view_reads_within_60_kib_gzipped(dist_
     assert '"outcomes"' not in text_ and '"settings"' not in text_  # the presets' chunks: the prose's, not the view's
 
 
-# ------------------------------------------------- the JavaScript chunkers, equal to Python's
-
-
-def run_engine(program: str, payload):
-    node = shutil.which("node")
-    assert node, "node is needed (make test installs it)"
-    script = (f"const E = require({json.dumps(str(ENGINE_JS))});\n"
-              f"const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n{program}")
-    result = subprocess.run([node, "-e", script], input=json.dumps(payload), capture_output=True, text=True, check=True)
-    return json.loads(result.stdout)
+# ------------------------------------------------- the page's chunks, as Python cuts them
 
 
 def python_chunks(setting: dict, markdown: str) -> list[str]:
@@ -278,67 +257,6 @@ def python_chunks(setting: dict, markdown: str) -> list[str]:
             "sentences": lambda: chunk_sentences(split_sentences(prose), setting.get("limit", 0), setting.get("repeat", 0)),
             "headings": lambda: chunk_headings(markdown),
             "page": lambda: [page_text(markdown)]}[setting["chunker"]]()
-
-
-JS_CHUNKS = """
-const out = input.settings.map((s) => s.chunker === "fixed" ? E.chunkFixed(input.prose, s.size, s.overlap)
-  : s.chunker === "sentences" ? E.chunkSentences(E.splitSentences(input.prose), s.limit, s.repeat)
-  : s.chunker === "headings" ? E.chunkHeadings(input.markdown) : null);
-console.log(JSON.stringify(out));
-"""
-
-
-def test_the_js_chunkers_cut_the_real_page_exactly_as_python_at_every_point_of_the_grid(data):
-    markdown = data["labs"]["chunking"]["markdown"]
-    settings = [s for s in grid_settings() if s["chunker"] != "page"]
-    js = run_engine(JS_CHUNKS, {"settings": settings, "prose": prose_of(markdown), "markdown": markdown})
-    assert len(js) == len(settings) == 661
-    for setting, cut in zip(settings, js):
-        assert cut == python_chunks(setting, markdown), setting
-
-
-ODD_TEXTS = [
-    "", "   ", "One. Two!  Three?\nFour", "a\u00a0b\u2003c\u3000d", "x\x1cy\x1fz\x85w", "zero\ufeffwidth",
-    "Ends with a dot.", "Dr. Who? Yes! no.", "é 🙂 ünïcode. Second sentence here.", "tab\tand\nnew\r\nlines",
-]
-ODD_PAGES = [
-    "", "no heading at all\njust lines", "# One\n\n## Two\n", "####### seven hashes\n## real\ntext",
-    "##\tTab heading\nbody\n\n  ## indented is not a heading\n", "## A\r\nwindows\r\n## B\u2028sep\x1cfile\x85next",
-    "intro line\n## H1  \n  spaced  body  \n\n## H2\n", "#no space\n## \u00a0nbsp heading\nx",
-]
-
-
-def test_the_js_chunkers_equal_python_on_odd_text():
-    payload = {"texts": ODD_TEXTS, "pages": ODD_PAGES}
-    js = run_engine("""console.log(JSON.stringify({
-        words: input.texts.map(E.words), strip: input.texts.map(E.strip), lines: input.texts.concat(input.pages).map(E.splitLines),
-        sentences: input.texts.map(E.splitSentences),
-        fixed: input.texts.map((t) => [[1, 0], [2, 1], [3, 2], [4, 0]].map(([s, o]) => E.chunkFixed(t, s, o))),
-        packed: input.texts.map((t) => [[1, 0], [3, 1], [5, 2]].map(([m, o]) => E.chunkSentences(E.splitSentences(t), m, o))),
-        headings: input.pages.map(E.chunkHeadings)}))""", payload)
-    assert js["words"] == [t.split() for t in ODD_TEXTS]
-    assert js["strip"] == [t.strip() for t in ODD_TEXTS]
-    assert js["lines"] == [t.splitlines() for t in ODD_TEXTS + ODD_PAGES]
-    assert js["sentences"] == [split_sentences(t) for t in ODD_TEXTS]
-    assert js["fixed"] == [[chunk_fixed(t, s, o) for s, o in [(1, 0), (2, 1), (3, 2), (4, 0)]] for t in ODD_TEXTS]
-    assert js["packed"] == [[chunk_sentences(split_sentences(t), m, o) for m, o in [(1, 0), (3, 1), (5, 2)]]
-                            for t in ODD_TEXTS]
-    assert js["headings"] == [chunk_headings(p) for p in ODD_PAGES]
-
-
-def test_the_js_white_space_is_pythons():
-    """E.SPACE, which the chunkers and the lab's page reading split on, holds what str.isspace() does."""
-    js = run_engine("""const space = new RegExp("[" + E.SPACE + "]");
-        const found = [];
-        for (let code = 0; code <= 0xffff; code += 1) if (space.test(String.fromCharCode(code))) found.push(code);
-        console.log(JSON.stringify(found));""", None)
-    assert js == [code for code in range(0x10000) if chr(code).isspace()]
-
-
-def test_the_js_fixed_chunker_refuses_an_overlap_as_large_as_the_size():
-    assert run_engine("""try { E.chunkFixed("a b c", 2, 2); console.log('"no error"'); }
-                         catch (e) { console.log(JSON.stringify(e.message)); }""", None) \
-        == "need size >= 1 and 0 <= overlap < size, got size=2, overlap=2"
 
 
 # ------------------------------------------------------------------ the view, in Node

@@ -23,9 +23,9 @@
   const ROW = 24;
   const rowY = (rank) => TOP + (rank - 1) * ROW + ROW / 2;
 
-  /** A score as the build keeps it (builder/search.py round_score: 6 decimals), so the lists show
+  /** A score as the build keeps it (engine/ranking.py round_score: 6 decimals), so the lists show
    *  the build's digits at the page's settings; the row's <data value> holds the engine's exact float. */
-  const stored = (score) => Number(RAG.fixed(score, 6));
+  const stored = (score) => RAG.engine.roundScore(score);
 
   /** A slider's value from a link or a control: onto its range and steps; the page's own value
    *  when there is none or it is not a number. */

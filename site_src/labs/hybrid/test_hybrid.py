@@ -19,11 +19,11 @@ import subprocess
 import pytest
 from playwright.sync_api import expect
 
+from builder.page import assets
 from engine.fusion import rrf
 from site_src.labs.hybrid import data as hybrid
 from support.browser import TRACE_CATEGORIES, main_thread_tasks
 from support.labs import hash_of, lab, open_page
-from support.paths import ROOT
 from support.views import markup, text
 
 DIGITS = {"dense": 3, "bm25": 3, "hybrid": 5}
@@ -162,8 +162,9 @@ def test_at_a_grid_of_settings_the_views_fused_scores_are_pythons_exactly(views,
 
 
 RRF_EVERY_SETTING_JS = """
-const E = require(process.argv[1]);
 const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+require("vm").runInThisContext(input.engine, { filename: "assets/scripts/engine.js" });
+const E = globalThis.RAG.engine;
 const out = {};
 for (const [q, lists] of Object.entries(input.runs)) {
   out[q] = [];
@@ -178,11 +179,12 @@ process.stdout.write(JSON.stringify(out));
 
 
 def test_at_every_position_of_both_sliders_the_browsers_rrf_is_pythons_exactly(data):
-    """The page's RRF twin (site_src/scripts/engine.js, which the view calls) against
+    """The page's RRF twin (site_src/engine/fusion.js, in the engine the view calls) against
     engine/fusion.py, for every k and every depth the sliders offer, on every question."""
     runs = {q: {name: [pid for pid, _ in run[name]] for name in ("dense", "bm25")} for q, run in data["runs"].items()}
-    result = subprocess.run(["node", "-e", RRF_EVERY_SETTING_JS, str(ROOT / "site_src" / "scripts" / "engine.js")],
-                            input=json.dumps({"runs": runs, **hybrid.SLIDERS}), capture_output=True, text=True, check=True)
+    payload = {"engine": assets.engine_source(), "runs": runs, **hybrid.SLIDERS}
+    result = subprocess.run(["node", "-e", RRF_EVERY_SETTING_JS], input=json.dumps(payload), capture_output=True, text=True,
+                            check=True)
     browser = json.loads(result.stdout)
     compared = 0
     for q, lists in runs.items():

@@ -124,7 +124,7 @@
     },
 
     setup(ctx) {
-      if (!RAG.engine || !RAG.engine.checkOutput) throw new Error("the guardrail's JavaScript twin (engine.js) is missing");
+      if (!RAG.engine || !RAG.engine.checkOutput) throw new Error("the guardrail's JavaScript twin (site_src/engine/guardrail.js, in the engine script) is missing");
       // Another starting answer replaces whatever was typed.
       ctx.on(ctx.output, "click", (event) => {
         const button = event.target.closest && event.target.closest("button[data-base]");

@@ -6,12 +6,12 @@ for the page to state.
 
 A question is placed as the winner allows: projected onto the same plane (PCA), or, for a
 projection that fits only the passages it was given, at the cosine-weighted mean of the
-positions of its K nearest passages (MDS, t-SNE). The browser places a question asked live the
-same way. The nearest passages listed beside the map are ranked by the full 384-number cosine.
+positions of its K nearest passages (MDS, t-SNE), both engine/projection.py's. The browser
+places a question asked live the same way, with its twin (RAG.engine.project, byNeighbours). The nearest passages listed beside the map are ranked by the full 384-number cosine.
 
-The projections are cached in .cache/map/ by the passages' vectors, projection.py's source and
-scikit-learn's own __init__.py (which names its version), so a build with nothing new recomputes
-(and imports) nothing.
+The projections are cached in .cache/map/ by the passages' vectors, the source of projection.py
+and of engine/projection.py (whose PCA it uses), and scikit-learn's own __init__.py (which names
+its version), so a build with nothing new recomputes (and imports) nothing.
 
 Example: placed_by_neighbours([["a", 0.5], ["b", 0.25]], {"a": [0.0, 0.0], "b": [30.0, 0.0]}) -> [10.0, 0.0]
 """
@@ -25,15 +25,18 @@ from pathlib import Path
 import numpy as np
 
 from builder.code_key import code_key
+from engine import projection as plane
+from engine.projection import by_neighbours, project
 from site_src.labs.map import projection
 from site_src.labs.map.projection import K, METHODS, NAMES
 
 STATE = {"q": "upload-4021"}
+SCRIPTS = ("engine",)  # the twins of engine/projection.py place a question asked live
 WIDTH, HEIGHT, PAD = 640, 440, 16   # the drawing, in SVG units
 DIGITS = 6                          # decimals kept of a linear projection's numbers
 BUILD_ONLY = ("variance", "chance", "tsne", "same_document")
 CACHE_SCHEMA = 1
-CODE = (Path(projection.__file__),)  # the code that fills the cache
+CODE = (Path(projection.__file__), Path(plane.__file__))  # the code that fills the cache
 
 
 def fit(points: np.ndarray) -> tuple[float, float, float]:
@@ -62,18 +65,10 @@ def to_drawing(points: np.ndarray, frame: tuple[float, float, float]) -> list[li
 
 def placed_by_neighbours(nearest: list, xy_of: dict[str, list[float]]) -> list[float]:
     """A question's place on a plane that has no projection for it: the mean of its nearest
-    passages' places, each weighted by its cosine with the question (a negative cosine by 0;
-    all of them zero or less, equal weights). Summed in order, one term at a time, as the page's
-    script sums (Python's sum() of floats compensates, JavaScript's addition does not)."""
-    weights = [max(float(cosine), 0.0) for _, cosine in nearest]
-    if not sum(weights):
-        weights = [1.0] * len(nearest)
-    x = y = total = 0.0
-    for (pid, _), weight in zip(nearest, weights):
-        x += weight * xy_of[pid][0]
-        y += weight * xy_of[pid][1]
-        total += weight
-    return [round(x / total, 1), round(y / total, 1)]
+    passages' places, each weighted by its cosine with the question (engine/projection.py
+    by_neighbours, which the page's script calls as RAG.engine.byNeighbours), in the
+    drawing's tenths."""
+    return [round(v, 1) for v in by_neighbours(nearest, xy_of)]
 
 
 def same_document(documents: list[str], nearest: list[list[int]]) -> int:
@@ -123,14 +118,15 @@ def data(build) -> dict:
     passages = np.asarray([build.vector_of[p["text"]] for p in core["passages"]], dtype=np.float64)
     questions = core["questions"]
     asked = np.asarray([build.vector_of[q["text"]] for q in questions], dtype=np.float64)
-    mean, axes, variance = projection.principal_axes(passages)
+    mean, axes, variance = plane.principal_axes(passages)
+    projected = np.asarray([project(vector, mean, axes) for vector in asked])  # the questions, if PCA draws the map
     true = projection.nearest_by_cosine(passages)
     planes = cached_planes(passages, build.cache_dir)
 
     drawings, frames, kept = {}, {}, {}
     for method in METHODS:
         # A projected question must fit in the drawing too; a neighbour-placed one always does.
-        shown = np.vstack([planes[method], (asked - mean) @ axes.T]) if method == "pca" else planes[method]
+        shown = np.vstack([planes[method], projected]) if method == "pca" else planes[method]
         frames[method] = fit(shown)
         drawings[method] = to_drawing(planes[method], frames[method])
         kept[method] = round(projection.kept_share(true, projection.nearest_on_plane(np.asarray(drawings[method]))), 6)
@@ -141,7 +137,7 @@ def data(build) -> dict:
            "method": method, "names": NAMES, "order": list(METHODS), "kept": kept,
            "placement": "projection" if method == "pca" else "neighbours", "passages": drawings[method]}
     if method == "pca":
-        own["questions"] = {q["id"]: xy for q, xy in zip(questions, to_drawing((asked - mean) @ axes.T, frames["pca"]))}
+        own["questions"] = {q["id"]: xy for q, xy in zip(questions, to_drawing(projected, frames["pca"]))}
         own["projection"] = {"mean": np.round(mean, DIGITS).tolist(), "axes": np.round(axes, DIGITS).tolist(),
                              "frame": list(frames["pca"])}
     else:

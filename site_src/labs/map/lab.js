@@ -3,30 +3,21 @@
  * shown joined to its nearest passages by the full 384-number cosine, listed beside. A question
  * asked live is placed here the way the build placed the presets: projected through the same
  * plane (own.placement "projection", PCA) or at the cosine-weighted mean of its nearest passages'
- * places ("neighbours"). State: {q}: a preset question id, or "live". */
+ * places ("neighbours"), both with the engine's twins of engine/projection.py. State: {q}: a
+ * preset question id, or "live". */
 (() => {
   const h = RAG.h;
   const at1 = (v) => RAG.fixed(v, 1);
   const percent = (share) => `${RAG.fixed(share * 100, 1)}%`;
-  const rounded = (v) => Number(RAG.fixed(v, 1));
+  const rounded = (v) => RAG.engine.roundTo(v, 1);  // the drawing's tenths, as data.py's round(v, 1)
 
-  /** data.py placed_by_neighbours, term by term in the same order, so a preset asked live lands
-   *  exactly where the build put it. */
-  function byNeighbours(nearest, xyOf) {
-    let weights = nearest.map(([, cosine]) => Math.max(cosine, 0));
-    if (!weights.some((w) => w > 0)) weights = nearest.map(() => 1);
-    let x = 0, y = 0, total = 0;
-    nearest.forEach(([pid], i) => {
-      x += weights[i] * xyOf[pid][0];
-      y += weights[i] * xyOf[pid][1];
-      total += weights[i];
-    });
-    return [rounded(x / total), rounded(y / total)];
-  }
+  /** data.py placed_by_neighbours: the engine's by_neighbours (RAG.engine.byNeighbours, its
+   *  twin), so a preset asked live lands exactly where the build put it. */
+  const byNeighbours = (nearest, xyOf) => RAG.engine.byNeighbours(nearest, xyOf).map(rounded);
 
-  /** The build's linear projection (PCA): (vector - mean) . axes, then into the drawing's units. */
+  /** The build's linear projection (PCA, RAG.engine.project), then into the drawing's units. */
   function projected(vector, { mean, axes, frame }, [width, height]) {
-    const plane = axes.map((axis) => axis.reduce((sum, a, d) => sum + a * (vector[d] - mean[d]), 0));
+    const plane = RAG.engine.project(vector, mean, axes);
     const clamp = (v, high) => Math.min(high, Math.max(0, v));
     return [rounded(clamp(frame[0] + frame[2] * plane[0], width)), rounded(clamp(frame[1] - frame[2] * plane[1], height))];
   }

@@ -2,8 +2,8 @@
 keeps: for every passage, how many of its K nearest passages by cosine (in all 384 dimensions)
 are still among its K nearest on the plane (straight-line distance), averaged over the passages.
 
-    pca    principal component analysis (numpy): the two directions of most variance. Linear,
-           so any new vector projects onto the same plane exactly.
+    pca    principal component analysis (engine/projection.py): the two directions of most
+           variance. Linear, so any new vector projects onto the same plane exactly.
     mds    classical multidimensional scaling (scikit-learn's ClassicalMDS) of the cosine
            distances 1 - cosine: the plane whose distances best match them in the least-squares
            sense of their double-centred squares.
@@ -17,6 +17,8 @@ Example: kept_share([[1, 2], [0, 2], [0, 1]], [[1, 2], [2, 0], [1, 0]]) -> 0.5
 """
 
 import numpy as np
+
+from engine.projection import principal_axes, project
 
 K = 5
 METHODS = ("pca", "mds", "tsne")   # tried in this order; a tie goes to the earlier (simpler) one
@@ -54,20 +56,6 @@ def kept_share(true: list[list[int]], found: list[list[int]]) -> float:
     return float(np.mean([len(set(t) & set(f)) / len(t) for t, f in zip(true, found)]))
 
 
-def principal_axes(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(mean, the two unit directions of most variance, the share of the variance each keeps).
-    Each direction's sign is fixed so that its largest component is positive, so the map does
-    not flip between builds.
-
-    Example: principal_axes(np.array([[0.0, 1.0], [2.0, 1.0], [4.0, 1.0]]))[1][0] -> [1.0, 0.0]
-    """
-    mean = vectors.mean(axis=0)
-    _, singular, rows = np.linalg.svd(vectors - mean, full_matrices=False)
-    axes = rows[:2]
-    axes = axes * np.sign(axes[np.arange(2), np.abs(axes).argmax(axis=1)])[:, None]
-    return mean, axes, (singular[:2] ** 2) / (singular ** 2).sum()
-
-
 def upright(points: np.ndarray) -> np.ndarray:
     """The same layout, centred and turned so that its widest spread runs left to right, each
     axis signed so that its farthest point is on the positive side. Turning and mirroring change
@@ -93,4 +81,5 @@ def planes(vectors: np.ndarray) -> dict[str, np.ndarray]:
         warnings.simplefilter("ignore", FutureWarning)  # scikit-learn announcing future defaults
         mds = ClassicalMDS(n_components=2, metric="cosine").fit_transform(vectors)
         tsne = TSNEModel(n_components=2, **TSNE).fit_transform(vectors)
-    return {"pca": (vectors - mean) @ axes.T, "mds": upright(mds), "tsne": upright(tsne)}
+    pca = np.asarray([project(vector, mean, axes) for vector in vectors])
+    return {"pca": pca, "mds": upright(mds), "tsne": upright(tsne)}

@@ -1,0 +1,64 @@
+"""Turn scores into ranked lists: best first, equal scores in corpus order, every score rounded
+to the 6 decimals the build keeps, so each list the page shows is the same numbers whether the
+build or the browser ranked it.
+
+    round_score(x)   round(x, 6): the decimal nearest the double, an exact half to the even digit
+    best_first(s)    the indexes of s, highest score first; equal scores keep their order
+    ranked           (id, rounded score) pairs in that order
+    dense_ranking    by cosine (the vectors are unit length: the dot product)
+    bm25_ranking     by BM25, only the passages that share a term with the query
+    hybrid_ranking   reciprocal rank fusion of the two lists' tops, rounded
+
+The ordering reads the unrounded scores; only what is kept is rounded.
+
+Twin: site_src/engine/ranking.js (roundTo, roundScore, bestFirst, ranked, denseRanking,
+bm25Ranking, hybridRanking), proven equal by tests/twins/.
+
+Example: ranked(["a", "b", "c"], [0.5, 0.9, 0.5]) -> [('b', 0.9), ('a', 0.5), ('c', 0.5)]
+"""
+
+import numpy as np
+
+from engine.bm25 import BM25
+from engine.fusion import rrf
+from engine.settings import FUSION_DEPTH, RRF_K
+
+SCORE_DIGITS = 6  # the decimals of every score the build keeps
+
+
+def round_score(value: float) -> float:
+    """A score as the build keeps it. 0.0078125 and 0.0234375 are exact halves, rounded to the
+    even digit; the double nearest 0.2345675 is a little above it, so it rounds up.
+
+    Example: [round_score(0.0078125), round_score(0.0234375), round_score(0.2345675)] -> [0.007812, 0.023438, 0.234568]
+    """
+    return round(float(value), SCORE_DIGITS)
+
+
+def best_first(scores) -> list[int]:
+    """The indexes of `scores`, highest first; equal scores keep their order (sorted() is stable).
+
+    Example: best_first([0.2, 0.9, 0.2, 0.5]) -> [1, 3, 0, 2]
+    """
+    return sorted(range(len(scores)), key=lambda i: -scores[i])
+
+
+def ranked(ids: list[str], scores) -> list[tuple[str, float]]:
+    """(id, score) best first; equal scores keep corpus order."""
+    return [(ids[i], round_score(scores[i])) for i in best_first(scores)]
+
+
+def dense_ranking(ids: list[str], passage_vectors: np.ndarray, query_vector: np.ndarray) -> list[tuple[str, float]]:
+    return ranked(ids, passage_vectors @ query_vector)
+
+
+def bm25_ranking(ids: list[str], index: BM25, query: str) -> list[tuple[str, float]]:
+    """Only passages that share a term with the query: BM25 has nothing to say of the rest."""
+    return [(pid, score) for pid, score in ranked(ids, index.scores(query)) if score > 0]
+
+
+def hybrid_ranking(dense: list[tuple[str, float]], bm25: list[tuple[str, float]], depth: int = FUSION_DEPTH,
+                   k: int = RRF_K) -> list[tuple[str, float]]:
+    """The top `depth` of each list fused by RRF with constant `k`, scores rounded."""
+    lists = [[pid for pid, _ in dense[:depth]], [pid for pid, _ in bm25[:depth]]]
+    return [(pid, round_score(score)) for pid, score in rrf(lists, k=k)]
