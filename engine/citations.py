@@ -4,14 +4,16 @@ long enough to support anything, are the claim's numbers in the quote?
 Quotes are matched the way a reader would compare them, not byte for byte: both sides are
 normalized (HTML entities decoded once, typographic quotes, dashes and spaces folded, case
 ignored), and a quote shortened with "..." or "…" is read as pieces that must each be long
-enough and appear in the source in that order. Numbers are compared by value, whether written
+enough and appear in the source in that order. A quote, and each piece of one, must start and
+end on the edges of the source's words and numbers: "refundable within 1" is not a quote of
+"refundable within 14 days", nor "admins can" of "Admins cannot". Numbers are compared by value, whether written
 in digits ("14", "20,000") or in words ("fourteen", "twenty-one", "a dozen", "two hundred").
 
 What code cannot check is whether a real quote supports the claim made from it (a unit, a
 negation, a condition, a paraphrase); that needs a judge model or a person.
 
 Twin: site_src/engine/citations.js (decodeEntities, normalize, numbersIn, quotePieces, tooShort,
-quoteIn, quoteProblems, checkClaim, checkCitations), proven equal by tests/twins/ on the shared
+findWhole, quoteIn, quoteProblems, checkClaim, checkCitations), proven equal by tests/twins/ on the shared
 table of cases (tests/support/citation_cases.py) and more.
 
 Example: check_citations([Claim("Free allows 100 MB", "err-4021", "100 MB for Free")],
@@ -195,15 +197,45 @@ def too_short(piece: str) -> str:
     return "is one word" if words + len(numbers) < 2 else ""
 
 
+_TERM_CHAR = re.compile(r"[^\W_]")  # a letter or digit, as engine/tokenize.py reads terms
+
+
+def _inside_a_term(text: str, at: int) -> bool:
+    """Do the characters on both sides of position `at` belong to one term (letters and digits)?"""
+    return 0 < at < len(text) and bool(_TERM_CHAR.match(text[at - 1])) and bool(_TERM_CHAR.match(text[at]))
+
+
+def find_whole(text: str, piece: str, start: int = 0) -> int:
+    """Where `piece` first stands in `text` from `start` on, beginning and ending on the edges of
+    the text's terms (letters and digits, as the engine tokenizes), or -1: a quote may not stop
+    inside a word or a number. Both sides are normalized text.
+
+    Example: [find_whole("within 14 days", "within 1"), find_whole("admins cannot", "admins can"),
+              find_whole("within 14 days", "14 days")] -> [-1, -1, 7]
+    """
+    found = text.find(piece, start)
+    while found >= 0 and piece:
+        if not _inside_a_term(text, found) and not _inside_a_term(text, found + len(piece)):
+            return found
+        found = text.find(piece, found + 1)
+    return found if piece else -1
+
+
+PART_OF_A_WORD = "there only as part of a longer word or number (a quote starts and ends on whole words)"
+
+
 def _missing_piece(pieces: list[str], text: str) -> str:
-    """Why the pieces are not all in `text` in order ("" when they are): each is looked for
-    after the end of the one before, so the earliest place that fits is always taken."""
+    """Why the pieces are not all in `text` in order ("" when they are): each is looked for,
+    whole, after the end of the one before, so the earliest place that fits is always taken."""
     at = 0
     for number, piece in enumerate(pieces):
-        found = text.find(piece, at)
+        found = find_whole(text, piece, at)
         if found < 0:
-            return (f'the piece "{piece}" does not come after "{pieces[number - 1]}"'
-                    if number and piece in text else f'the piece "{piece}" is not in it')
+            if number and find_whole(text, piece) >= 0:
+                return f'the piece "{piece}" does not come after "{pieces[number - 1]}"'
+            if piece in text:
+                return f'the piece "{piece}" is {PART_OF_A_WORD}'
+            return f'the piece "{piece}" is not in it'
         at = found + len(piece)
     return ""
 
@@ -211,16 +243,18 @@ def _missing_piece(pieces: list[str], text: str) -> str:
 def _as_quoted(quote: str, text: str) -> tuple[list[str], bool]:
     """On normalized text: the pieces to check, and whether they are pieces of an elided quote.
     A quote found as written is one piece, even with "..." in it (the source may say "Loading...")."""
-    if quote in text:
+    if find_whole(text, quote) >= 0:
         return ([quote] if _pieces(quote) else []), False
     pieces = _pieces(quote)
     return pieces, len(pieces) > 1 or pieces[:1] != [quote]
 
 
 def quote_in(quote: str, text: str) -> bool:
-    """Is the quote in the text, after normalizing both, as a whole or as its pieces in order?
+    """Is the quote in the text, after normalizing both, as a whole or as its pieces in order,
+    each starting and ending on whole words?
 
-    Example: quote_in("paid plans … 14 days", "Paid plans are refundable within 14 days.") -> True
+    Example: [quote_in("paid plans … 14 days", "Paid plans are refundable within 14 days."),
+              quote_in("refundable within 1", "Paid plans are refundable within 14 days.")] -> [True, False]
     """
     normalized = normalize(text)
     pieces, _ = _as_quoted(normalize(quote), normalized)
@@ -241,7 +275,8 @@ def quote_problems(quote: str, text: str, source_id: str) -> list[str]:
                             if elided else f"the quote {reason}: too short to support a claim")
     missing = _missing_piece(pieces, normalized)
     if missing:
-        problems.append(f"quote not found in source '{source_id}'" + (f": {missing}" if elided else ""))
+        detail = f": {missing}" if elided else f": it is {PART_OF_A_WORD}" if pieces[0] in normalized else ""
+        problems.append(f"quote not found in source '{source_id}'{detail}")
     return problems
 
 

@@ -1,5 +1,5 @@
 /* site_src/engine/citations.js: the twin of engine/citations.py (decode_entities, normalize,
-   numbers_in, quote_pieces, too_short, quote_in, quote_problems, check_claim, check_citations):
+   numbers_in, quote_pieces, too_short, find_whole, quote_in, quote_problems, check_claim, check_citations):
    was the source sent, is the quote in it (as a whole or as its pieces in order), is it long
    enough, are the claim's numbers, in digits or in words, in the quote? Uses tokenize.js.
 
@@ -114,21 +114,48 @@
     if (!words) return "is only a number";
     return words + numbers.length < 2 ? "is one word" : "";
   }
+  // A letter or digit, as tokenize.js reads terms.
+  const TERM_CHAR = /^[\p{L}\p{N}]$/u;
+  const isSurrogate = (unit, low) => unit >= (low ? 0xdc00 : 0xd800) && unit <= (low ? 0xdfff : 0xdbff);
+  /** The character (code point) that ends just before UTF-16 position `at`. */
+  function charBefore(text, at) {
+    const pair = at >= 2 && isSurrogate(text.charCodeAt(at - 1), true) && isSurrogate(text.charCodeAt(at - 2), false);
+    return String.fromCodePoint(text.codePointAt(pair ? at - 2 : at - 1));
+  }
+  /** Do the characters on both sides of position `at` belong to one term (letters and digits)? */
+  function insideATerm(text, at) {
+    return at > 0 && at < text.length && TERM_CHAR.test(charBefore(text, at))
+      && TERM_CHAR.test(String.fromCodePoint(text.codePointAt(at)));
+  }
+  /** engine/citations.py find_whole: where `piece` first stands in `text` from `start`, beginning
+   *  and ending on the edges of the text's terms, or -1. Positions are JavaScript's (UTF-16 code
+   *  units), where Python's count code points: the same place in any text. */
+  function findWhole(text, piece, start = 0) {
+    if (!piece) return -1;
+    let found = text.indexOf(piece, start);
+    while (found >= 0) {
+      if (!insideATerm(text, found) && !insideATerm(text, found + piece.length)) return found;
+      found = text.indexOf(piece, found + 1);
+    }
+    return -1;
+  }
+  const PART_OF_A_WORD = "there only as part of a longer word or number (a quote starts and ends on whole words)";
   function missingPiece(found, text) {
     let at = 0;
     for (let number = 0; number < found.length; number++) {
       const piece = found[number];
-      const where = text.indexOf(piece, at);
+      const where = findWhole(text, piece, at);
       if (where < 0) {
-        return number && text.includes(piece) ? `the piece "${piece}" does not come after "${found[number - 1]}"`
-          : `the piece "${piece}" is not in it`;
+        if (number && findWhole(text, piece) >= 0) return `the piece "${piece}" does not come after "${found[number - 1]}"`;
+        if (text.includes(piece)) return `the piece "${piece}" is ${PART_OF_A_WORD}`;
+        return `the piece "${piece}" is not in it`;
       }
       at = where + piece.length;
     }
     return "";
   }
   function asQuoted(quote, text) {
-    if (text.includes(quote)) return [pieces(quote).length ? [quote] : [], false];
+    if (findWhole(text, quote) >= 0) return [pieces(quote).length ? [quote] : [], false];
     const cut = pieces(quote);
     return [cut, cut.length > 1 || cut[0] !== quote];
   }
@@ -150,7 +177,10 @@
       }
     }
     const missing = missingPiece(cut, normalized);
-    if (missing) problems.push(`quote not found in source '${sourceId}'` + (elided ? `: ${missing}` : ""));
+    if (missing) {
+      const detail = elided ? `: ${missing}` : normalized.includes(cut[0]) ? `: it is ${PART_OF_A_WORD}` : "";
+      problems.push(`quote not found in source '${sourceId}'${detail}`);
+    }
     return problems;
   }
   function checkClaim(claim, sources) {
@@ -171,6 +201,7 @@
   }
 
   Object.assign(E, {
-    decodeEntities, normalize, numbersIn, quotePieces, tooShort, quoteIn, quoteProblems, checkClaim, checkCitations,
+    decodeEntities, normalize, numbersIn, quotePieces, tooShort, findWhole, quoteIn, quoteProblems, checkClaim,
+    checkCitations,
   });
 })();

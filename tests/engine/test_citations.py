@@ -147,6 +147,46 @@ def test_markup_that_is_not_in_the_source_is_not_found():
         "quote not found in source 'forum-pdf'"]
 
 
+# ------------------------------------------------------------------ whole words and numbers
+
+INSIDE = "there only as part of a longer word or number (a quote starts and ends on whole words)"
+
+
+def test_a_quote_that_stops_inside_a_number_is_not_found():
+    # The claim's 1 is in the quote, so the number check alone would let "1 day" through.
+    claim = Claim("Paid plans are refunded within 1 day of the payment.", "refund-new", "possible within 1")
+    assert problems(claim) == [f"quote not found in source 'refund-new': it is {INSIDE}"]
+    assert not quote_in("possible within 1", SOURCES["refund-new"])
+    assert quote_in("possible within 14 days", SOURCES["refund-new"])
+
+
+def test_a_quote_that_stops_inside_a_word_is_not_found():
+    admins = {"ws": "Admins cannot delete a workspace; only its owner can."}
+    assert check_claim(Claim("Admins can delete a workspace.", "ws", "admins can"), admins).problems == [
+        f"quote not found in source 'ws': it is {INSIDE}"]
+    assert check_claim(Claim("Admins cannot delete it.", "ws", "admins cannot delete"), admins).ok
+    # The first place a quote stands inside a word does not hide a later whole one.
+    assert check_claim(Claim("Only its owner can.", "ws", "owner can"), admins).ok
+
+
+@pytest.mark.parametrize("quote", ["ossible within 14 days", "possible within 14 day", "possible within 14 days of a paymen"])
+def test_a_quote_that_starts_or_ends_mid_word_is_not_found(quote):
+    assert problems(Claim("Refunds within 14 days.", "refund-new", quote)) == [
+        f"quote not found in source 'refund-new': it is {INSIDE}"]
+
+
+def test_punctuation_at_a_quotes_edge_needs_no_word_edge():
+    # "days." ends on the source's own full stop; "within 14 days of a payment." too.
+    assert quote_in("within 14 days of a payment.", SOURCES["refund-new"])
+    assert quote_in("(B) 100 MB for Free", "Limits (B) 100 MB for Free.")
+    assert quote_in("error QB-4021", SOURCES["err-4021"]) and not quote_in("error QB-402", SOURCES["err-4021"])
+
+
+def test_each_piece_of_a_shortened_quote_must_be_whole_too():
+    assert problems(Claim("Refunds within 14 days.", "refund-new", "possible within 14 days \u2026 all future charg")) == [
+        f"quote not found in source 'refund-new': the piece \"all future charg\" is {INSIDE}"]
+
+
 # ------------------------------------------------------------------ empty and short quotes
 
 @pytest.mark.parametrize("quote", ["", "   ", "\n\t", "\u2026", " ... [...] "])

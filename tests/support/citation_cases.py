@@ -11,6 +11,9 @@ EXTRA_SOURCES = {
     "dupes": "Refunds within 14 days only, and 14 days only.",
     "once": "Refunds within 14 days only.",
     "numbers": "Twenty\u2011One days after the payment, and &nbsp;Forty-two more.",
+    "admins": "Admins cannot delete a workspace; only its owner can.",
+    "prices": "Team costs 8 dollars per member per month.",
+    "accents": "Le caf\u00e9 au lait \U0001f642 ok, caf\u00e9s.",
 }
 
 # (claim text, source id, quote)
@@ -109,6 +112,26 @@ CLAIM_CASES = [
     ("Empty", "refund-new", " ... [...] "),
     ("Within 14 days; cancelling stops charges.", "refund-new",
      "refundable within 14 days \u2026 cancelling stops all future charges"),
+    # whole words and whole numbers: a quote may not start or stop inside one
+    ("Paid plans are refundable within 1 day of the payment.", "refund-new", "refundable within 1"),
+    ("Paid plans are refundable within 4 days.", "refund-new", "refundable within 14 days"),
+    ("Paid plans are refundable within 4 days.", "refund-new", "plans are refundable within 1"),
+    ("Refunds within 14 days.", "refund-new", "aid plans are refundable within 14 days"),
+    ("Refunds within 14 days.", "refund-new", "Paid plans are refundable within 14 days of the"),
+    ("Refunds within 14 days.", "refund-new", "refundable within 14 days of the payment."),
+    ("Refunds within 14 days.", "refund-new", "refundable within 14 days \u2026 cancelling stops all future charg"),
+    ("Refunds within 14 days.", "refund-new", "refundable within 14 days \u2026 ancelling stops all future charges"),
+    ("Admins can delete a workspace.", "admins", "admins can"),
+    ("Admins can delete a workspace.", "admins", "admins can delete"),
+    ("Admins cannot delete a workspace.", "admins", "admins cannot delete"),
+    ("Plans cost 8 dollars.", "prices", "costs 8 dollars"),
+    ("Plans cost 8 dollars.", "prices", "8 dollars per member"),
+    ("Plans cost 80 dollars.", "prices", "costs 8"),
+    ("It is QB-402.", "err-4021", "error QB-402"),
+    ("It is QB-4021.", "err-4021", "error QB-4021"),
+    ("Caf\u00e9", "accents", "caf\u00e9 au"),
+    ("Caf\u00e9", "accents", "le caf"),
+    ("Emoji", "accents", "\U0001f642 ok"),
     # hostile
     ("\u202eevil\u202c 14", "refund-old", "\u202eevil\u202c"),
     ("x" * 300 + " 14", "refund-new", "z" * 300),

@@ -23,7 +23,7 @@ import numpy as np
 
 from engine.bm25 import BM25
 from engine.chunking import chunk_fixed, chunk_headings, chunk_sentences, split_sentences
-from engine.citations import quote_pieces
+from engine.citations import normalize, quote_pieces
 from engine.guardrail import HELP_CENTER_HOSTS, PATTERNS
 from engine.projection import principal_axes
 from engine.settings import BM25_B, BM25_K1, FUSION_DEPTH, RRF_K
@@ -238,6 +238,12 @@ def fixtures(data: dict) -> dict[str, Fixture]:
         "claim lists": Fixture([[claims, sources], [NUMBER_WORD_CLAIMS, sources], [[], sources]]),
         "quotes in sources": Fixture([[c["quote"], sources.get(c["source_id"], "")] for c in claims]
                                      + [[q, t] for q in UNICODE[:8] for t in UNICODE[:8]]),
+        "whole quotes": Fixture([[normalize(sources.get(c["source_id"], "")), piece, 0] for c in claims
+                                 for piece in quote_pieces(c["quote"])]
+                                + [[normalize(t), normalize(t)[a:b], 0] for t in UNICODE[:10] + HOSTILE[:4]
+                                   for a, b in ((0, 3), (1, 5), (2, 9))]
+                                + [["within 14 days", "14", 0], ["a 14 14", "14", 3], ["a 14 14", "14", 4],
+                                   ["", "", 0], ["x", "", 0], ["14x 14", "14", 0]]),
         "quote problems": Fixture([[c["quote"], sources.get(c["source_id"], ""), c["source_id"]] for c in claims]),
         "quote pieces": Fixture([[piece] for c in claims for piece in quote_pieces(c["quote"])] + [[""], [" "], ["14"]]),
         "number texts": Fixture([[t] for t in NUMBER_TEXTS + all_texts]),

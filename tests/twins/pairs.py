@@ -49,6 +49,14 @@ def claim_results(check_citations, claims, sources):
     return [{"ok": r.ok, "problems": r.problems} for r in check_citations([citations.Claim(**c) for c in claims], sources)]
 
 
+def utf16_position(find_whole, text, piece, start):
+    """Python counts code points, JavaScript UTF-16 code units: the same place, counted as JavaScript does."""
+    js_start = len(text[:start].encode("utf-16-le", "surrogatepass")) // 2
+    assert start == 0 or js_start == start, "fixtures start the search at 0 or in the BMP"
+    found = find_whole(text, piece, start)
+    return found if found < 0 else len(text[:found].encode("utf-16-le", "surrogatepass")) // 2
+
+
 def contributions(explain, index, query, at):
     return [{"term": c.term, "idf": c.idf, "tf": c.tf, "tfPart": c.tf_part, "score": c.score} for c in explain(index, query, at)]
 
@@ -112,6 +120,7 @@ PAIRS = (
     Pair(citations.numbers_in,                  "numbersIn",              ("number texts",)),
     Pair(citations.quote_pieces,                "quotePieces",            ("texts",)),
     Pair(citations.too_short,                   "tooShort",               ("quote pieces",)),
+    Pair(citations.find_whole,                  "findWhole",              ("whole quotes",), utf16_position),
     Pair(citations.quote_in,                    "quoteIn",                ("quotes in sources",)),
     Pair(citations.quote_problems,              "quoteProblems",          ("quote problems",)),
     Pair(citations.check_claim,                 "checkClaim",             ("claims",), claim_result),
