@@ -557,30 +557,33 @@ LIVE_LABS = ("ask", "map")
 # embedding alone, and the whole query (embedding, dense, BM25, fusion).
 LIVE_QUERY_JS = r"""
 async ({lengths, repeats}) => {
+  const pool = RAG.embedder.pool;
+  const corpus = { passages: RAG.data.passages, settings: RAG.data.settings };
   const words = RAG.data.passages.map((p) => p.text).join(" ").split(/\s+/);
-  const sized = (n) => {
-    let text = "";
-    for (const word of words) {
-      const next = text ? text + " " + word : word;
-      if (RAG.live.countWordpieces(next) > n) break;
-      text = next;
-    }
-    return text;
+  const prefixes = words.slice(0, 400).map((_, i) => words.slice(0, i + 1).join(" "));
+  const counts = await pool.countWordpieces(prefixes);  // uncut, [CLS] and [SEP] included
+  const sized = (n) => {  // the longest prefix of at most n wordpieces
+    const over = counts.findIndex((count) => count > n);
+    return prefixes[over < 0 ? prefixes.length - 1 : Math.max(0, over - 1)];
+  };
+  const search = async (text) => {
+    const { vectors: [vector] } = await pool.embed([text]);
+    return RAG.liveSearch.runs(text, vector, pool.passageVectors, corpus);
   };
   const out = [];
   for (const n of lengths) {
     const text = sized(n);
-    for (let i = 0; i < 2; i++) await RAG.live.search(text, RAG.data);
-    const embed = [], search = [];
+    for (let i = 0; i < 2; i++) await search(text);
+    const embed = [], searched = [];
     for (let i = 0; i < repeats; i++) {
       let t = performance.now();
-      await RAG.live.embed(text);
+      await pool.embed([text]);
       embed.push(performance.now() - t);
       t = performance.now();
-      await RAG.live.search(text, RAG.data);
-      search.push(performance.now() - t);
+      await search(text);
+      searched.push(performance.now() - t);
     }
-    out.push({ wordpieces: RAG.live.countWordpieces(text), embed_ms: embed, search_ms: search });
+    out.push({ wordpieces: (await pool.countWordpieces([text]))[0], embed_ms: embed, search_ms: searched });
   }
   return out;
 }
@@ -593,11 +596,11 @@ def load_live_model(page, url: str) -> dict:
     page.wait_for_selector('section.lab[data-lab="ask"][data-lab-state="ready"]')
     started = time.perf_counter()
     page.click('button[name="ask-load"]')
-    page.wait_for_function("() => window.RAG.live && ['ready', 'failed'].includes(RAG.live.state)", timeout=120_000)
+    page.wait_for_function("() => window.RAG.embedder && ['ready', 'failed'].includes(RAG.embedder.state)", timeout=120_000)
     wall_ms = (time.perf_counter() - started) * 1000
-    if page.evaluate("RAG.live.state") != "ready":
+    if page.evaluate("RAG.embedder.state") != "ready":
         raise RuntimeError("the live model did not load: " + page.inner_text('section.lab[data-lab="ask"] .live-note'))
-    timings = page.evaluate("RAG.live.timings")
+    timings = page.evaluate("RAG.embedder.pool.timings")
     return {"download_ms": timings["downloadMs"], "ready_ms": timings["readyMs"], "cached": timings["cached"],
             "click_to_ready_ms": wall_ms}
 

@@ -6,7 +6,8 @@
     assets/labs/<name>.js   one lab's data and script, loaded when that lab starts
     assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it;
                             assets/scripts/views.js (Preact and runtime/views.js, which draw every
-                            lab) by the first lab that starts
+                            lab) by the first lab that starts; the embedding model's worker and the
+                            scripts it imports (WORKER), only once the reader asks for the model
     assets/corpus.css       corpus.html's own style, after site.css
     assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
 
@@ -30,7 +31,8 @@ RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.j
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
-SHARED = ("engine", "wordpiece", "live")  # site_src/scripts/<name>.js
+SHARED = ("engine", "embedder", "live-search")  # site_src/scripts/<name>.js, run by the page (and the views in Node)
+WORKER = ("embed-worker", "wordpiece", "model-files")  # site_src/scripts/<name>.js, run only in the model's worker
 # Preact's browser build (package.json pins it; the build's Node renderer uses the same version).
 PREACT = ROOT / "node_modules" / "preact" / "dist" / "preact.min.umd.js"
 STATIC = ("favicon.svg",)     # site_src/assets/, copied as they are
@@ -105,7 +107,7 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
     found.append(("assets/scripts/views.js", views_script()))
     found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
     found.append(("assets/samples.js", provide("samples", twin_tokens())))
-    for name in SHARED:
+    for name in (*SHARED, *WORKER):
         found.append((f"assets/scripts/{name}.js", minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"),
                                                              f"site_src/scripts/{name}.js")))
     for name in STATIC:
@@ -119,4 +121,4 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
             "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS},
-            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, "views")}}
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views")}}
