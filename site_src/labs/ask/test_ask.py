@@ -17,7 +17,8 @@ by onnxruntime-web, in a worker.
   half-loaded.
 The worker itself (batches, the mask, the page's thread left free, the runtime run from its
 checked bytes) is tested in tests/site/test_embedder.py.
-- From file://, the control says why it cannot start and how to serve the folder.
+- From file://, the control says why it cannot start and how to serve the folder; in a browser
+  without Web Workers or WebAssembly, it says which is missing.
 - Hostile typed input stays text and the page keeps responding; nothing leaves the origin.
 """
 
@@ -537,3 +538,17 @@ def test_from_a_file_the_control_says_how_to_serve_the_folder(make_page, built_s
     assert section.locator('button[name="ask-load"]').is_disabled()
     note = section.locator(".live-note").text_content()
     assert "only from a page served over http" in note and "python3 -m http.server" in note
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("missing, why", [("Worker", "this browser cannot run a script beside the page (no Web Workers)"),
+                                          ("WebAssembly", "this browser has no WebAssembly")])
+def test_without_workers_or_webassembly_the_control_says_what_is_missing(make_page, site_url, missing, why):
+    page = make_page()
+    page.add_init_script(f"delete window.{missing};")
+    page.goto(site_url + "index.html#lab-ask")
+    section = lab(page, "ask")
+    assert section.locator('button[name="ask-load"]').is_disabled()
+    assert section.locator(".live-note").text_content() == f"The model cannot run here: {why}."
+    ask_text(section, "why does my export to markdown lose images")
+    assert len(stage_ids(section, "bm25")) == 5  # BM25 still runs, as without the model
