@@ -185,8 +185,8 @@
   /**
    * Run an ES module from the bytes that were checked: import() a blob: URL of them, so what runs
    * is exactly what was hashed. A dedicated worker loaded from this site's address does not take
-   * the page's <meta> policy (Chromium, Firefox: its policy is its own response's), so static
-   * hosts allow this. A host that sends a Content-Security-Policy header with every file refuses
+   * the page's <meta> policy (its policy is its own response's: CSP 3, and Chromium does so), so
+   * static hosts allow this. A host that sends a Content-Security-Policy header with every file refuses
    * blob: modules in the worker too; the module is then imported from `url`, the address it was
    * checked from, and {from: "url"} says the browser fetched it again unchecked.
    */
