@@ -424,6 +424,10 @@ def test_before_the_model_a_typed_question_gets_bm25_alone_and_says_why(make_pag
     assert section.locator('[data-stage="dense"] .ask-source').text_content() == "waiting for the model"
     assert stage_ids(section, "dense") == [] and len(stage_ids(section, "bm25")) == 5
     assert not live_files(page.rag_guard.requests, data, "model")  # nothing heavy before the reader asks
+    # nor the worker and the code that fetches, checks and runs the model: only the small client
+    worker_scripts = ("embed-worker.js", "model-files.js", "wordpiece.js", "ort.wasm.bundle.min.mjs")
+    assert [url for url in page.rag_guard.requests if any(f"/{name}" in url for name in worker_scripts)] == []
+    assert any("/assets/scripts/embedder.js" in url for url in page.rag_guard.requests)
 
 
 # ------------------------------------------------------------------ downloads
