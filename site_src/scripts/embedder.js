@@ -99,6 +99,7 @@
      * them all before their next batch.
      */
     async embed(texts, { onProgress = () => {}, signal, batchSize = BATCH_SIZE } = {}) {
+      if (signal && signal.aborted) throw cancelledError();
       const order = texts.map((_, i) => i).sort((a, b) => (texts[a].length - texts[b].length) || (a - b));
       const batches = [];
       for (let start = 0; start < order.length; start += batchSize) batches.push(order.slice(start, start + batchSize));
