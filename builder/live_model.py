@@ -98,9 +98,10 @@ def export_fp32(location: str, path: Path) -> None:
     axes = {name: {0: "batch", 1: "sequence"} for name in (*INPUTS, "last_hidden_state")}
     path.parent.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
-        # The tracer's notes on a padding branch (the browser sends one unpadded text) and on
-        # index lowering (no negative indices here) would only clutter the build's output; the
-        # agreement check below is what says whether the exported graph is right.
+        # The tracer's notes on a padding branch (the mask is an input of the graph, and padded
+        # batches agree with single texts: tests/site/test_embedder.py) and on index lowering (no
+        # negative indices here) would only clutter the build's output; the agreement check below
+        # is what says whether the exported graph is right.
         warnings.simplefilter("ignore", category=torch.jit.TracerWarning)
         warnings.filterwarnings("ignore", message="Exporting aten::index operator", category=UserWarning)
         torch.onnx.export(LastHiddenState(bert), (example, torch.ones_like(example), torch.zeros_like(example)),
@@ -181,7 +182,8 @@ def open_sessions(cache_dir: Path, location: Path) -> int:
 
 
 def embed_with(path: Path, location: str, texts: list[str]) -> np.ndarray:
-    """Unit vectors from the exported file, one text at a time, as the browser runs it."""
+    """Unit vectors from the exported file, one text at a time, as the Ask lab embeds a question
+    (site_src/scripts/embed-worker.js; its padded batches are checked in tests/site/test_embedder.py)."""
     session, tokenizer = _session(str(path), path.stat().st_mtime_ns, location)
     rows = []
     for text in texts:

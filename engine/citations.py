@@ -201,17 +201,28 @@ _TERM_CHAR = re.compile(r"[^\W_]")  # a letter or digit, as engine/tokenize.py r
 
 
 def _inside_a_term(text: str, at: int) -> bool:
-    """Do the characters on both sides of position `at` belong to one term (letters and digits)?"""
-    return 0 < at < len(text) and bool(_TERM_CHAR.match(text[at - 1])) and bool(_TERM_CHAR.match(text[at]))
+    """Is position `at` inside a word or a number: between two letters or digits, or beside the
+    separator of a number written with one ("20,000", "1.5")?"""
+    if not 0 < at < len(text):
+        return False
+    if _TERM_CHAR.match(text[at - 1]) and _TERM_CHAR.match(text[at]):
+        return True
+    def digit(char: str) -> bool:  # as the number reader reads digits: 0-9 only
+        return "0" <= char <= "9"
+
+    return (text[at] in ".," and digit(text[at - 1]) and at + 1 < len(text) and digit(text[at + 1])
+            or text[at - 1] in ".," and digit(text[at]) and at >= 2 and digit(text[at - 2]))
 
 
 def find_whole(text: str, piece: str, start: int = 0) -> int:
     """Where `piece` first stands in `text` from `start` on, beginning and ending on the edges of
-    the text's terms (letters and digits, as the engine tokenizes), or -1: a quote may not stop
-    inside a word or a number. Both sides are normalized text.
+    the text's terms (letters and digits, as the engine tokenizes) and of its numbers (a digit,
+    "." or "," and a digit are one number), or -1: a quote may not stop inside a word or a number.
+    Both sides are normalized text.
 
     Example: [find_whole("within 14 days", "within 1"), find_whole("admins cannot", "admins can"),
-              find_whole("within 14 days", "14 days")] -> [-1, -1, 7]
+              find_whole("hold 20,000 notes", "hold 20"), find_whole("within 14 days", "14 days")]
+             -> [-1, -1, -1, 7]
     """
     found = text.find(piece, start)
     while found >= 0 and piece:

@@ -557,30 +557,64 @@ LIVE_LABS = ("ask", "map")
 # embedding alone, and the whole query (embedding, dense, BM25, fusion).
 LIVE_QUERY_JS = r"""
 async ({lengths, repeats}) => {
+  const pool = RAG.embedder.pool;
+  const corpus = { passages: RAG.data.passages, settings: RAG.data.settings };
   const words = RAG.data.passages.map((p) => p.text).join(" ").split(/\s+/);
-  const sized = (n) => {
-    let text = "";
-    for (const word of words) {
-      const next = text ? text + " " + word : word;
-      if (RAG.live.countWordpieces(next) > n) break;
-      text = next;
-    }
-    return text;
+  const prefixes = words.slice(0, 400).map((_, i) => words.slice(0, i + 1).join(" "));
+  const counts = await pool.countWordpieces(prefixes);  // uncut, [CLS] and [SEP] included
+  const sized = (n) => {  // the longest prefix of at most n wordpieces
+    const over = counts.findIndex((count) => count > n);
+    return prefixes[over < 0 ? prefixes.length - 1 : Math.max(0, over - 1)];
+  };
+  const search = async (text) => {
+    const { vectors: [vector] } = await pool.embed([text]);
+    return RAG.liveSearch.runs(text, vector, pool.passageVectors, corpus);
   };
   const out = [];
   for (const n of lengths) {
     const text = sized(n);
-    for (let i = 0; i < 2; i++) await RAG.live.search(text, RAG.data);
-    const embed = [], search = [];
+    for (let i = 0; i < 2; i++) await search(text);
+    const embed = [], searched = [];
     for (let i = 0; i < repeats; i++) {
       let t = performance.now();
-      await RAG.live.embed(text);
+      await pool.embed([text]);
       embed.push(performance.now() - t);
       t = performance.now();
-      await RAG.live.search(text, RAG.data);
-      search.push(performance.now() - t);
+      await search(text);
+      searched.push(performance.now() - t);
     }
-    out.push({ wordpieces: RAG.live.countWordpieces(text), embed_ms: embed, search_ms: search });
+    out.push({ wordpieces: (await pool.countWordpieces([text]))[0], embed_ms: embed, search_ms: searched });
+  }
+  return out;
+}
+"""
+
+
+# 32 texts cut from the corpus's own words to about `n` wordpieces each (similar lengths, so a
+# batch pads little), embedded at each batch size after a warm-up: milliseconds per text.
+LIVE_BATCH_SIZES = (1, 8, 32)
+LIVE_BATCH_LENGTHS = (16, 128)
+LIVE_BATCHES_JS = r"""
+async ({lengths, sizes}) => {
+  const pool = RAG.embedder.pool;
+  const words = RAG.data.passages.map((p) => p.text).join(" ").split(/\s+/);
+  const out = [];
+  for (const n of lengths) {
+    const texts = [];
+    for (let start = 0; texts.length < 32; start += 17) {
+      const run = words.slice(start % words.length, start % words.length + n);
+      const counts = await pool.countWordpieces(run.map((_, i) => run.slice(0, i + 1).join(" ")));
+      const over = counts.findIndex((count) => count > n);
+      texts.push(run.slice(0, over < 0 ? run.length : Math.max(1, over)).join(" "));
+    }
+    await pool.embed(texts.slice(0, 8), { batchSize: 8 });
+    const row = { target_wordpieces: n, wordpieces: await pool.countWordpieces(texts), ms_per_text: {} };
+    for (const size of sizes) {
+      const began = performance.now();
+      await pool.embed(texts, { batchSize: size });
+      row.ms_per_text[size] = (performance.now() - began) / texts.length;
+    }
+    out.push(row);
   }
   return out;
 }
@@ -593,11 +627,11 @@ def load_live_model(page, url: str) -> dict:
     page.wait_for_selector('section.lab[data-lab="ask"][data-lab-state="ready"]')
     started = time.perf_counter()
     page.click('button[name="ask-load"]')
-    page.wait_for_function("() => window.RAG.live && ['ready', 'failed'].includes(RAG.live.state)", timeout=120_000)
+    page.wait_for_function("() => window.RAG.embedder && ['ready', 'failed'].includes(RAG.embedder.state)", timeout=120_000)
     wall_ms = (time.perf_counter() - started) * 1000
-    if page.evaluate("RAG.live.state") != "ready":
+    if page.evaluate("RAG.embedder.state") != "ready":
         raise RuntimeError("the live model did not load: " + page.inner_text('section.lab[data-lab="ask"] .live-note'))
-    timings = page.evaluate("RAG.live.timings")
+    timings = page.evaluate("RAG.embedder.pool.timings")
     return {"download_ms": timings["downloadMs"], "ready_ms": timings["readyMs"], "cached": timings["cached"],
             "click_to_ready_ms": wall_ms}
 
@@ -664,6 +698,7 @@ def bench_live(site: Path, repeats: int = 20, visits: int = 3) -> dict:
             results["precision"] = page.evaluate("RAG.data.live.precision")
             results["first_visits"], results["cached_visit"] = first, again
             results["queries"] = query_latencies(page.evaluate(LIVE_QUERY_JS, {"lengths": list(LIVE_LENGTHS), "repeats": repeats}))
+            results["batches"] = page.evaluate(LIVE_BATCHES_JS, {"lengths": list(LIVE_BATCH_LENGTHS), "sizes": list(LIVE_BATCH_SIZES)})
             session = context.new_cdp_session(page)
             session.send("Emulation.setCPUThrottlingRate", {"rate": 4})
             results["queries_cpu_4x_slower"] = query_latencies(page.evaluate(LIVE_QUERY_JS, {"lengths": [32], "repeats": 5}))
@@ -1012,6 +1047,14 @@ def budgets(results: dict) -> list[dict]:
                 f"p95 {q['p95_ms']:.1f} ms over {q['runs']} runs; the embedding alone: median "
                 f"{q['embed_median_ms']:.1f} ms" + (f"; with the CPU 4x slower: median {slow[q['wordpieces']]['median_ms']:.1f} ms"
                                                     if q["wordpieces"] in slow else ""))
+        for batch in live.get("batches", []):
+            spread = f"{min(batch['wordpieces'])}-{max(batch['wordpieces'])}"
+            times = batch["ms_per_text"]
+            row(f"live embedding in batches, ~{batch['target_wordpieces']} wordpieces",
+                f"{times[str(LIVE_BATCH_SIZES[0])]:.1f} ms/text", "report", None,
+                f"32 texts of {spread} wordpieces, milliseconds per text at batch size "
+                + ", ".join(f"{size}: {times[str(size)]:.1f}" for size in LIVE_BATCH_SIZES)
+                + " (one worker, one thread)")
         share = live["share_gzip"] / 1024
         row("live feature's share of the first download", f"{share:.1f} KiB", f"<= {LIVE_SHARE_BUDGET_KIB:.0f} KiB",
             share <= LIVE_SHARE_BUDGET_KIB, "gzip of the page minus gzip of the page without the "

@@ -8,7 +8,8 @@
                             assets/scripts/engine.js is site_src/engine/: ENGINE, in this order;
                             the others are site_src/scripts/<n>.js; assets/scripts/views.js
                             (Preact and runtime/views.js, which draw every lab) by the first lab
-                            that starts
+                            that starts; the embedding model's worker and the scripts it imports
+                            (WORKER), only once the reader asks for the model
     assets/corpus.css       corpus.html's own style, after site.css
     assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
 
@@ -32,7 +33,8 @@ RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.j
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
-SHARED = ("engine", "wordpiece", "live")  # "engine" is ENGINE joined; the others site_src/scripts/<name>.js
+SHARED = ("engine", "embedder", "live-search")  # "engine" is ENGINE joined; the others site_src/scripts/<name>.js
+WORKER = ("embed-worker", "wordpiece", "model-files")  # site_src/scripts/<name>.js, run only in the model's worker
 # The engine's JavaScript twins, site_src/engine/<module>.js beside engine/<module>.py, each after
 # the files whose functions it calls (through RAG.engine). tests/twins/ proves every pair equal.
 ENGINE = (
@@ -132,6 +134,9 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
     found.append(("assets/samples.js", provide("samples", twin_tokens())))
     for name in SHARED:
         found.append((f"assets/scripts/{name}.js", shared_script(name)))
+    for name in WORKER:
+        found.append((f"assets/scripts/{name}.js", minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"),
+                                                             f"site_src/scripts/{name}.js")))
     for name in STATIC:
         found.append((f"assets/{name}", (SITE_SRC / "assets" / name).read_bytes()))
     return found
@@ -143,4 +148,4 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
             "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS},
-            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, "views")}}
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views")}}

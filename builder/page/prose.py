@@ -141,11 +141,31 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
     return Section(match.group(2), int(match.group(1)), first[2:].strip(), html, where)
 
 
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+          "sixteen seventeen eighteen nineteen").split()
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+
+def number_words(value: int) -> str:
+    """A count as prose writes it: in words up to ninety-nine, in digits beyond.
+
+    Example: [number_words(n) for n in (0, 11, 40, 42, 130)] -> ['zero', 'eleven', 'forty', 'forty-two', '130']
+    """
+    if not 0 <= value < 100 or value != int(value):
+        return f"{value:,}"
+    value = int(value)
+    if value < 20:
+        return _UNITS[value]
+    tens, units = divmod(value, 10)
+    return _TENS[tens] + (f"-{_UNITS[units]}" if units else "")
+
+
 def prose_environment(claims) -> Environment:
     env = Environment(loader=FileSystemLoader(str(SITE_SRC)),
                       autoescape=True, undefined=StrictUndefined, extensions=[ClaimExtension, AsideExtension],
                       keep_trailing_newline=True, bytecode_cache=bytecode_cache())
     env.globals["_claims"] = claims
     env.filters["num"] = lambda value, digits=0: f"{value:,.{digits}f}"
+    env.filters["words"] = number_words
     env.filters["pct"] = lambda fraction, digits=0: f"{100 * fraction:.{digits}f}%"
     return env

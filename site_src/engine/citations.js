@@ -122,10 +122,14 @@
     const pair = at >= 2 && isSurrogate(text.charCodeAt(at - 1), true) && isSurrogate(text.charCodeAt(at - 2), false);
     return String.fromCodePoint(text.codePointAt(pair ? at - 2 : at - 1));
   }
-  /** Do the characters on both sides of position `at` belong to one term (letters and digits)? */
+  const digit = (char) => char >= "0" && char <= "9";  // as the number reader reads digits: 0-9 only
+  /** Is position `at` inside a word or a number: between two letters or digits, or beside the
+   *  separator of a number written with one ("20,000", "1.5")? */
   function insideATerm(text, at) {
-    return at > 0 && at < text.length && TERM_CHAR.test(charBefore(text, at))
-      && TERM_CHAR.test(String.fromCodePoint(text.codePointAt(at)));
+    if (!(at > 0 && at < text.length)) return false;
+    if (TERM_CHAR.test(charBefore(text, at)) && TERM_CHAR.test(String.fromCodePoint(text.codePointAt(at)))) return true;
+    return (".,".includes(text[at]) && digit(text[at - 1]) && at + 1 < text.length && digit(text[at + 1]))
+      || (".,".includes(text[at - 1]) && digit(text[at]) && at >= 2 && digit(text[at - 2]));
   }
   /** engine/citations.py find_whole: where `piece` first stands in `text` from `start`, beginning
    *  and ending on the edges of the text's terms, or -1. Positions are JavaScript's (UTF-16 code

@@ -47,6 +47,9 @@ const CLAIMS = [
     source_id: "refund-new",
     quote: "the current billing period is \u2026 refunded and the workspace keeps " +
            "its paid features" },
+  // A quote cut inside a number: "within 1" stands in the source only as part of "within 14".
+  { text: "Paid plans are refundable within 1 day of the payment.",
+    source_id: "refund-new", quote: "refundable within 1" },
 ];
 
 // 1. Normalize both sides: HTML entities decoded once, typographic characters folded to ASCII,
@@ -139,7 +142,8 @@ function numbers(text) {
   return [...first.entries()];
 }
 
-// 3. Quotes: long enough, and in the source whole or as pieces cut at "..." in their order.
+// 3. Quotes: long enough, and in the source whole or as pieces cut at "..." in their order,
+//    each starting and ending on whole words ("within 1" is not a quote of "within 14 days").
 const ELISION = / ?(?:\[\.{3,}\]|\(\.{3,}\)|\.{3,}) ?/;
 
 function tooShort(piece) {
@@ -149,14 +153,37 @@ function tooShort(piece) {
   return words + found.length < 2 ? "is one word" : "";
 }
 
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;  // a letter or a digit
+const INSIDE = "there only as part of a longer word or number (a quote starts and ends on whole words)";
+
+// Is position at inside a word or a number: between two letters or digits, or beside the
+// separator of a number written with one ("20,000", "1.5")?
+function cutsAWord(text, at) {
+  if (at <= 0 || at >= text.length) return false;
+  const before = [...text.slice(Math.max(0, at - 2), at)].pop();  // the last character, even outside the BMP
+  if (WORD_CHAR.test(before) && WORD_CHAR.test(String.fromCodePoint(text.codePointAt(at)))) return true;
+  const digit = (char) => char !== undefined && char >= "0" && char <= "9";
+  return (".,".includes(text[at]) && digit(text[at - 1]) && digit(text[at + 1]))
+    || (".,".includes(text[at - 1]) && digit(text[at]) && digit(text[at - 2]));
+}
+
+// Where piece stands in text from start on, beginning and ending on whole words; -1 if nowhere.
+function findWhole(text, piece, start = 0) {
+  let where = text.indexOf(piece, start);
+  while (where >= 0 && (cutsAWord(text, where) || cutsAWord(text, where + piece.length))) {
+    where = text.indexOf(piece, where + 1);
+  }
+  return where;
+}
+
 function missingPiece(pieces, text) {
   let at = 0;
   for (const [n, piece] of pieces.entries()) {
-    const where = text.indexOf(piece, at);
-    if (where < 0 && n && text.includes(piece)) {
+    const where = findWhole(text, piece, at);
+    if (where < 0 && n && findWhole(text, piece) >= 0) {
       return `the piece "${piece}" does not come after "${pieces[n - 1]}"`;
     }
-    if (where < 0) return `the piece "${piece}" is not in it`;
+    if (where < 0) return text.includes(piece) ? `the piece "${piece}" is ${INSIDE}` : `the piece "${piece}" is not in it`;
     at = where + piece.length;
   }
   return "";
@@ -171,7 +198,7 @@ function check(claim, sources) {
   const problems = [];
   const quote = normalize(claim.quote), text = normalize(sources[sourceId]);
   let pieces = quote.split(ELISION).filter((piece) => piece);
-  const elided = !text.includes(quote) && !(pieces.length === 1 && pieces[0] === quote);
+  const elided = findWhole(text, quote) < 0 && !(pieces.length === 1 && pieces[0] === quote);
   if (!elided && pieces.length) pieces = [quote];  // found as written, even with "..." in it
   if (!pieces.length) problems.push("the quote is empty");
   for (const piece of pieces) {
@@ -184,7 +211,7 @@ function check(claim, sources) {
   const missing = pieces.length ? missingPiece(pieces, text) : "";
   if (missing) {
     const where = `quote not found in source '${sourceId}'`;
-    problems.push(elided ? `${where}: ${missing}` : where);
+    problems.push(elided ? `${where}: ${missing}` : text.includes(quote) ? `${where}: it is ${INSIDE}` : where);
   }
   const quoted = numbers(claim.quote).map(([value]) => value);
   for (const [value, written] of numbers(claim.text)) {

@@ -35,7 +35,7 @@ CLAIMS = [
      "source_id": "refund-new",
      "quote": "After those 14 days, cancelling stops all future charges"},
     # Real model output: an entity and a number in words; a number word that is wrong; a
-    # one-word quote; a quote shortened with "…"; and a shortened quote that drops a "not".
+    # one-word quote; a quote shortened with "…"; a shortened quote that drops a "not".
     {"text": "Paid plans can be refunded for fourteen days after paying.",
      "source_id": "refund-new", "quote": "refundable within 14&nbsp;days of the payment"},
     {"text": "A refund is still possible within three weeks.",
@@ -50,6 +50,9 @@ CLAIMS = [
      "source_id": "refund-new",
      "quote": "the current billing period is \u2026 refunded and the workspace keeps "
               "its paid features"},
+    # A quote cut inside a number: "within 1" stands in the source only as part of "within 14".
+    {"text": "Paid plans are refundable within 1 day of the payment.",
+     "source_id": "refund-new", "quote": "refundable within 1"},
 ]
 
 # 1. Normalize both sides: HTML entities decoded once, typographic characters folded to ASCII,
@@ -141,7 +144,8 @@ def numbers(text):
     return list(first.items())
 
 
-# 3. Quotes: long enough, and in the source whole or as pieces cut at "..." in their order.
+# 3. Quotes: long enough, and in the source whole or as pieces cut at "..." in their order,
+#    each starting and ending on whole words ("within 1" is not a quote of "within 14 days").
 ELISION = re.compile(r" ?(?:\[\.{3,}\]|\(\.{3,}\)|\.{3,}) ?")
 
 
@@ -153,14 +157,38 @@ def too_short(piece):
     return "is one word" if words + len(found) < 2 else ""
 
 
+WORD_CHAR = re.compile(r"[^\W_]")  # a letter or a digit
+INSIDE = "there only as part of a longer word or number (a quote starts and ends on whole words)"
+
+
+def cuts_a_word(text, at):
+    """Is position at inside a word or a number: between two letters or digits, or beside the
+    separator of a number written with one ("20,000", "1.5")?"""
+    if not 0 < at < len(text):
+        return False
+    if WORD_CHAR.match(text[at - 1]) and WORD_CHAR.match(text[at]):
+        return True
+    digits = "0123456789"
+    return (text[at] in ".," and text[at - 1] in digits and text[at + 1:at + 2] in tuple(digits)
+            or text[at - 1] in ".," and text[at] in digits and at >= 2 and text[at - 2] in digits)
+
+
+def find_whole(text, piece, start=0):
+    """Where piece stands in text from start on, beginning and ending on whole words; -1 if nowhere."""
+    where = text.find(piece, start)
+    while where >= 0 and (cuts_a_word(text, where) or cuts_a_word(text, where + len(piece))):
+        where = text.find(piece, where + 1)
+    return where
+
+
 def missing_piece(pieces, text):
     at = 0
     for n, piece in enumerate(pieces):
-        where = text.find(piece, at)
-        if where < 0 and n and piece in text:
+        where = find_whole(text, piece, at)
+        if where < 0 and n and find_whole(text, piece) >= 0:
             return f'the piece "{piece}" does not come after "{pieces[n - 1]}"'
         if where < 0:
-            return f'the piece "{piece}" is not in it'
+            return f'the piece "{piece}" is {INSIDE}' if piece in text else f'the piece "{piece}" is not in it'
         at = where + len(piece)
     return ""
 
@@ -173,7 +201,7 @@ def check(claim, sources):
     problems = []
     quote, text = normalize(claim["quote"]), normalize(sources[source_id])
     pieces = [piece for piece in ELISION.split(quote) if piece]
-    elided = quote not in text and pieces != [quote]
+    elided = find_whole(text, quote) < 0 and pieces != [quote]
     if not elided and pieces:  # found as written, even with "..." in it
         pieces = [quote]
     if not pieces:
@@ -184,7 +212,7 @@ def check(claim, sources):
             problems.append(f"{what} {reason}: too short to support a claim")
     if pieces and (missing := missing_piece(pieces, text)):
         where = f"quote not found in source '{source_id}'"
-        problems.append(f"{where}: {missing}" if elided else where)
+        problems.append(f"{where}: {missing}" if elided else f"{where}: it is {INSIDE}" if quote in text else where)
     quoted = [value for value, _ in numbers(claim["quote"])]
     for value, written in numbers(claim["text"]):
         if value not in quoted:

@@ -1,6 +1,7 @@
 /* wordpiece.js: all-MiniLM-L6-v2's tokenizer in the browser, the twin of the tokenizer.json the
  * build embeds with (Hugging Face tokenizers: BertNormalizer, BertPreTokenizer, WordPiece, then
- * [CLS] … [SEP]). site_src/labs/ask/test_ask.py requires the same ids as Python on hard strings.
+ * [CLS] … [SEP]). It runs in the model's worker (embed-worker.js) and works in a page too: it
+ * reads only globalThis. site_src/labs/ask/test_ask.py requires the same ids as Python on hard strings.
  *
  * Three things differ from a naive port and matter:
  *   - lower-case one character at a time (a whole string would get the Greek final sigma);
@@ -12,7 +13,7 @@
  */
 (() => {
   "use strict";
-  const RAG = (window.RAG = window.RAG || {});
+  const RAG = (globalThis.RAG = globalThis.RAG || {});
 
   const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
   const MAX_WORD_CHARS = 100;

@@ -175,6 +175,16 @@ def test_a_quote_that_starts_or_ends_mid_word_is_not_found(quote):
         f"quote not found in source 'refund-new': it is {INSIDE}"]
 
 
+def test_a_quote_may_not_stop_inside_a_number_written_with_separators():
+    grouped = {"n": "A workspace may hold 20,000 notes of 1.5 MB each."}
+    assert check_claim(Claim("Workspaces hold 20 notes.", "n", "may hold 20"), grouped).problems == [
+        f"quote not found in source 'n': it is {INSIDE}"]
+    assert check_claim(Claim("Notes of 5 MB.", "n", "5 MB each"), grouped).problems == [
+        f"quote not found in source 'n': it is {INSIDE}"]
+    assert check_claim(Claim("Workspaces hold 20,000 notes.", "n", "may hold 20,000 notes"), grouped).ok
+    assert check_claim(Claim("Notes of 1.5 MB.", "n", "notes of 1.5 MB each."), grouped).ok
+
+
 def test_punctuation_at_a_quotes_edge_needs_no_word_edge():
     # "days." ends on the source's own full stop; "within 14 days of a payment." too.
     assert quote_in("within 14 days of a payment.", SOURCES["refund-new"])

@@ -245,11 +245,23 @@ def test_the_site_ships_the_precision_that_agrees_and_every_file_it_lists(built_
     assert vectors.shape == (len(data["passages"]) * settings.DIMENSIONS,)
 
 
-def test_the_page_policy_adds_exactly_wasm_and_same_origin_fetches_when_the_model_ships(built_site):
-    html = (built_site / "index.html").read_text("utf-8")
-    policy = html.split('http-equiv="Content-Security-Policy" content="', 1)[1].split('"', 1)[0]
+def policy_of(html: str) -> str:
+    return html.split('http-equiv="Content-Security-Policy" content="', 1)[1].split('"', 1)[0]
+
+
+def test_the_page_policy_adds_exactly_wasm_same_origin_fetches_and_its_own_worker_when_the_model_ships(built_site):
+    policy = policy_of((built_site / "index.html").read_text("utf-8"))
     assert policy == ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
-                      "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
+                      "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'")
+
+
+def test_make_serve_keeps_the_page_policy_with_the_model(built_site):
+    # builder/serve.py lets its reload script connect (connect-src 'none' -> 'self'); with the
+    # model the page already connects to itself, so the served policy is the page's, worker-src too.
+    from builder.serve import dev_html
+
+    html = (built_site / "index.html").read_text("utf-8")
+    assert policy_of(dev_html(html, "build-1")) == policy_of(html)
 
 
 def test_passage_vectors_are_the_builds_in_the_pages_order(built_site, data):

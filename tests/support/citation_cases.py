@@ -14,6 +14,7 @@ EXTRA_SOURCES = {
     "admins": "Admins cannot delete a workspace; only its owner can.",
     "prices": "Team costs 8 dollars per member per month.",
     "accents": "Le caf\u00e9 au lait \U0001f642 ok, caf\u00e9s.",
+    "grouped": "A workspace may hold 20,000 notes of 1.5 MB each, in 3,2,1 order.",
 }
 
 # (claim text, source id, quote)
@@ -132,6 +133,13 @@ CLAIM_CASES = [
     ("Caf\u00e9", "accents", "caf\u00e9 au"),
     ("Caf\u00e9", "accents", "le caf"),
     ("Emoji", "accents", "\U0001f642 ok"),
+    ("Workspaces hold 20 notes.", "grouped", "may hold 20"),
+    ("Notes of 1 MB.", "grouped", "000 notes of 1"),
+    ("Workspaces hold 20,000 notes.", "grouped", "hold 20,000 notes of 1.5 MB"),
+    ("Notes of 1.5 MB.", "grouped", "notes of 1.5 MB each"),
+    ("Notes of 5 MB.", "grouped", "5 MB each"),
+    ("In 3 order.", "grouped", "in 3,2"),
+    ("Each, in order.", "grouped", "MB each, in 3"),
     # hostile
     ("\u202eevil\u202c 14", "refund-old", "\u202eevil\u202c"),
     ("x" * 300 + " 14", "refund-new", "z" * 300),

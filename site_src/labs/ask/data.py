@@ -1,8 +1,9 @@
 """Ask your own question: a question the reader types goes through every stage. A preset question
 (golden or traced) shows what the build computed; any other text gets BM25 at once in the
 browser, and dense search and fusion once the reader loads the build's embedding model
-(builder/live_model.py, scripts live.js and wordpiece.js). Then, as for the traced questions:
-the permission filter for a customer, the prompt and its size; no language model answers.
+(builder/live_model.py; scripts embedder.js, which runs it in a worker, and live-search.js).
+Then, as for the traced questions: the permission filter for a customer, the prompt and its
+size; no language model answers.
 
 Example: data(build)["presets"]["upload-4021"]["sent"][0] -> 'err-4021'
 """
@@ -15,7 +16,7 @@ from engine.tokens import count_o200k
 from builder.core_data import source_of
 
 STATE = {"text": "Getting QB-4021 when uploading"}  # the traced question the lab opens on
-SCRIPTS = ("engine", "wordpiece", "live")
+SCRIPTS = ("engine", "embedder", "live-search")
 READER = "customer"  # whose permissions filter the passages the prompt carries
 
 

@@ -1,14 +1,16 @@
 /* Ask your own question: a typed question through every stage. A preset question's text shows
  * the build's numbers; any other text is searched here: BM25 at once, dense search and fusion once
- * the reader has loaded the build's embedding model (site_src/scripts/live.js, RAG.live); then
+ * the reader has loaded the build's embedding model (site_src/scripts/embedder.js, RAG.embedder,
+ * which runs it in a worker; the search, site_src/scripts/live-search.js, RAG.liveSearch); then
  * the permission filter for a customer and the prompt, built by the engine's JavaScript twin.
  * Every stage says whether the build or the browser computed it. A question searched live is
  * added to the other labs' pickers (RAG.questions.add).
  *
  * State: {text}. Local (what the browser has learnt, never in the link): model, the model's
- * state as live.js reports it; found, the last live search ({text, runs, wordpieces: the
+ * state as embedder.js reports it; found, the last live search ({text, runs, wordpieces: the
  * prompt's size in the model's tokenizer}). The view reads both only through props; BM25 before
- * the model comes from RAG.live.bm25Only(text, corpus), a pure function of its arguments. */
+ * the model comes from RAG.liveSearch.bm25(text, passages, settings), a pure function of its
+ * arguments. */
 (() => {
   const h = RAG.h;
   const DEPTH = 5;  // rows shown per ranked list
@@ -70,13 +72,12 @@
       const known = data.questions.find((q) => q.text === text);
       const preset = known ? input.question(known.id) : null;
       const found = !preset && local.found && local.found.text === text ? local.found : null;
-      const corpus = { passages: data.passages, settings: data.settings };
       let runs = null;
       let kind;  // "preset" | "live" | "bm25" | "empty"
       if (preset) [runs, kind] = [preset.runs, "preset"];
       else if (!text.trim()) kind = "empty";
       else if (found) [runs, kind] = [found.runs, "live"];
-      else [runs, kind] = [{ bm25: RAG.live.bm25Only(text, corpus), dense: null, hybrid: null }, "bm25"];
+      else [runs, kind] = [{ bm25: RAG.liveSearch.bm25(text, data.passages, data.settings), dense: null, hybrid: null }, "bm25"];
       // Without the model, the prompt is built from BM25's list alone.
       const fused = runs ? (runs.hybrid || runs.bm25).map(([pid]) => pid) : [];
       const sent = preset ? own.presets[preset.id].sent : sentFor(fused, data, own.reader);
@@ -138,21 +139,30 @@
       const note = ctx.find(".live-note");
       const results = new Map();  // text -> what the live model found for it (null while it searches)
       const isPreset = (text) => data.questions.some((q) => q.text === text);
+      let model = null;  // the page's embedder once loaded: RAG.embedder.pool
+
+      /** The text through the model (in its worker) and the search, then the prompt's size. */
+      const search = async (text) => {
+        const { vectors: [vector] } = await model.embed([text]);
+        const runs = RAG.liveSearch.runs(text, vector, model.passageVectors, corpus);
+        const sent = sentFor(runs.hybrid.map(([pid]) => pid), data, ctx.input.own.reader);
+        const [wordpieces] = await model.countWordpieces([promptOf(text, sent, data)]);
+        return { text, runs, vector, wordpieces };
+      };
 
       /** Search the current text live, once per text, when the model is ready and it is not a preset. */
       const searchLive = () => {
         const text = ctx.state.text;
-        if (RAG.live.state !== "ready" || !text.trim() || isPreset(text)) return;
+        if (!model || !text.trim() || isPreset(text)) return;
         if (results.has(text)) {
           if (results.get(text)) ctx.show({ found: results.get(text) });
           return;
         }
         results.set(text, null);  // asked; the answer follows
-        RAG.live.search(text, corpus).then((searched) => {
-          const sent = sentFor(searched.runs.hybrid.map(([pid]) => pid), data, ctx.input.own.reader);
-          const found = { text, runs: searched.runs, wordpieces: RAG.live.countWordpieces(promptOf(text, sent, data)) };
+        search(text).then(({ runs, vector, wordpieces }) => {
+          const found = { text, runs, wordpieces };
           results.set(text, found);
-          RAG.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs: searched.runs, vector: searched.vector });
+          RAG.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
           if (ctx.state.text === text) {
             ctx.show({ found });
             RAG.announce(`\u201c${text}\u201d: every number below was computed live in your browser.`);
@@ -163,7 +173,7 @@
       // event arrives after it, on the lab, so the state already holds the new text.
       ctx.on(ctx.root, "input", (event) => { if (event.target === field) searchLive(); });
 
-      const why = RAG.live.available(data.live);
+      const why = RAG.embedder.available(data.live);
       if (!load) return;
       if (why === "file") {
         load.disabled = true;
@@ -183,7 +193,7 @@
         cancel.hidden = true;
         progress.hidden = true;
         load.hidden = shown;
-        ctx.show({ model: RAG.live.state });
+        ctx.show({ model: RAG.embedder.state });
       };
       ctx.on(load, "click", () => {
         controller = new AbortController();
@@ -191,14 +201,16 @@
         cancel.hidden = false;
         progress.hidden = false;
         RAG.replace(note, "Downloading\u2026");
-        RAG.live.load(data.live, {
+        RAG.embedder.load(data.live, {
           signal: controller.signal,
           onProgress: (received, total) => {
             progress.value = received;
             RAG.replace(note, `Downloading: ${RAG.fixed(received / 1e6, 1)} of ${RAG.fixed(total / 1e6, 1)} MB`);
           },
-        }).then(() => {
-          const t = RAG.live.timings;
+          onPhase: () => ctx.show({ model: RAG.embedder.state }),
+        }).then((pool) => {
+          model = pool;
+          const t = pool.timings;
           RAG.replace(note, `The model is ready${t.cached ? ", from your browser's cache" : ""}: ` +
             `${RAG.fixed(t.downloadMs / 1000, 1)} s to ${t.cached ? "read" : "download"} and check, ` +
             `${RAG.fixed(t.readyMs / 1000, 1)} s to start. A question of your own is now searched by meaning too.`);
@@ -209,7 +221,7 @@
             : `The model could not be loaded: ${error.message}`);
           settled(false);
         });
-        ctx.show({ model: RAG.live.state });  // the status now says the model is on its way
+        ctx.show({ model: RAG.embedder.state });  // the status now says the model is on its way
       });
       ctx.on(cancel, "click", () => { if (controller) controller.abort(); });
     },

@@ -1,9 +1,10 @@
-"""Ask your own question (site_src/labs/ask/, scripts live.js and
-wordpiece.js): the build's own embedding model run in Chromium by onnxruntime-web.
+"""Ask your own question (site_src/labs/ask/; scripts embedder.js, embed-worker.js,
+model-files.js, wordpiece.js and live-search.js): the build's own embedding model run in Chromium
+by onnxruntime-web, in a worker.
 
 - In Node, the view: a preset question's every stage with the build's numbers and the prompt
   Python builds; a typed one before the model, BM25 alone as Python ranks it; typed markup stays
-  text. live.js and the lab read no global data.
+  text. The model's scripts and the lab read no global data.
 - For every preset question, the vector computed in the browser against the build's (the largest
   difference is written to test-artifacts/live-agreement.json), and the dense, BM25 and fused
   rankings identical to the build's.
@@ -11,13 +12,18 @@ wordpiece.js): the build's own embedding model run in Chromium by onnxruntime-we
 - A typed question goes through every stage: the prompt is the one Python builds from the same
   passages, its size the Python tokenizer's count; before the model is loaded, BM25 alone.
 - Downloads: a truncated model is fetched again once; a file damaged twice is refused with a
-  message; a damaged cached copy is never used; the runtime module is checked by the browser;
-  a second visit reads the browser's cache (measured); cancelling keeps nothing half-loaded.
-- From file://, the control says why it cannot start and how to serve the folder.
+  message; a damaged cached copy is never used; the runtime module too is checked, fetched again
+  once and refused; a second visit reads the browser's cache (measured); cancelling keeps nothing
+  half-loaded.
+The worker itself (batches, the mask, the page's thread left free, the runtime run from its
+checked bytes) is tested in tests/site/test_embedder.py.
+- From file://, the control says why it cannot start and how to serve the folder; in a browser
+  without Web Workers or WebAssembly, it says which is missing.
 - Hostile typed input stays text and the page keeps responding; nothing leaves the origin.
 """
 
 import json
+import re
 import time
 
 import numpy as np
@@ -36,7 +42,7 @@ from support.labs import lab, open_page
 from support.paths import ARTIFACTS, ROOT
 from support.views import markup, text as text_of
 
-CACHE_NAME = "rag-explainer-live-model-v1"   # live.js's CACHE
+CACHE_NAME = "rag-explainer-live-model-v1"   # model-files.js's CACHE
 LOAD_TIMEOUT_MS = 120_000
 
 
@@ -144,10 +150,22 @@ def test_an_empty_field_asks_for_a_question_and_typed_markup_stays_text(views):
     assert not node.css("img") and node.css_first(".lab-status bdi").text() == hostile
 
 
+MODEL_SCRIPTS = ("embedder.js", "embed-worker.js", "model-files.js", "wordpiece.js", "live-search.js")
+
+
 def test_the_model_in_the_browser_and_the_lab_read_no_global_data():
-    # What they need comes as arguments (live.js: RAG.live.load(info, …), search(text, corpus)).
-    for path in ("site_src/scripts/live.js", "site_src/labs/ask/lab.js"):
+    # What they need comes as arguments (RAG.embedder.load(info, …), RAG.liveSearch.runs(text,
+    # vector, passageVectors, corpus)).
+    for path in [f"site_src/scripts/{name}" for name in MODEL_SCRIPTS] + ["site_src/labs/ask/lab.js"]:
         assert "RAG.data" not in (ROOT / path).read_text("utf-8"), path
+
+
+def test_what_runs_in_the_worker_never_reads_the_window():
+    # A worker has no window nor document: what runs there reads globalThis (or self).
+    for name in ("embed-worker.js", "model-files.js", "wordpiece.js"):
+        source = (ROOT / "site_src" / "scripts" / name).read_text("utf-8")
+        code = re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", "", source, flags=re.S))  # comments may say the words
+        assert not re.search(r"\b(window|document)\b", code), name
 
 
 # ------------------------------------------------------------------ helpers
@@ -170,13 +188,26 @@ def python_ids(texts: list[str], limit: int | None = settings.MAX_WORDPIECES) ->
 def load_model(page, timeout=LOAD_TIMEOUT_MS) -> dict:
     section = lab(page, "ask")
     section.locator('button[name="ask-load"]').click()
-    page.wait_for_function("() => RAG.live.state === 'ready' || RAG.live.state === 'failed'", timeout=timeout)
-    assert page.evaluate("RAG.live.state") == "ready", section.locator(".live-note").text_content()
-    return page.evaluate("RAG.live.timings")
+    page.wait_for_function("() => RAG.embedder.state === 'ready' || RAG.embedder.state === 'failed'", timeout=timeout)
+    assert page.evaluate("RAG.embedder.state") == "ready", section.locator(".live-note").text_content()
+    return page.evaluate("RAG.embedder.pool.timings")
+
+
+# A question as the lab searches it: embedded alone in the worker, then searched on the page.
+LIVE_SEARCH_JS = """async (text) => {
+    const pool = RAG.embedder.pool;
+    const { vectors: [vector], wordpieces: [wordpieces] } = await pool.embed([text]);
+    const corpus = { passages: RAG.data.passages, settings: RAG.data.settings };
+    return { vector: Array.from(vector), wordpieces, runs: RAG.liveSearch.runs(text, vector, pool.passageVectors, corpus) };
+}"""
 
 
 def ask_text(section, text):
     section.locator('input[name="ask-text"]').fill(text)
+
+
+# The status once the model has searched (before, BM25's status says "computed live in your browser" too).
+SEARCHED_LIVE = "every number below was computed live in your browser"
 
 
 def stage_ids(section, stage):
@@ -202,14 +233,7 @@ def live_page(make_page_module, site_url):
 @pytest.mark.browser
 def test_every_preset_searched_live_matches_the_build(live_page, data):
     questions = data["questions"]
-    found = live_page.evaluate("""async (texts) => {
-        const out = [];
-        for (const text of texts) {
-          const r = await RAG.live.search(text, RAG.data);
-          out.push({vector: Array.from(r.vector), runs: r.runs});
-        }
-        return out;
-    }""", [q["text"] for q in questions])
+    found = [live_page.evaluate(LIVE_SEARCH_JS, q["text"]) for q in questions]
     build = build_vectors([q["text"] for q in questions])
     report, problems = [], []
     for q, live, expected in zip(questions, found, build):
@@ -260,7 +284,9 @@ HARD_STRINGS = [
 @pytest.mark.browser
 def test_the_javascript_tokenizer_gives_pythons_ids_on_hard_strings(live_page, data):
     url = data["live"]["files"]["vocab"]["url"]
+    # The tokenizer runs in the model's worker; the same file runs in the page here, to be asked for ids.
     got = live_page.evaluate("""async ([url, texts, limit]) => {
+        await RAG.loadScript(RAG.assets().scripts.wordpiece);
         const words = await (await fetch(url)).text();
         const cut = new RAG.WordPiece(words, limit), whole = new RAG.WordPiece(words, Infinity);
         return texts.map(t => [cut.encode(t), whole.encode(t).length]);
@@ -274,12 +300,12 @@ def test_the_javascript_tokenizer_gives_pythons_ids_on_hard_strings(live_page, d
 
 @pytest.mark.browser
 def test_the_pages_own_tokenizer_cuts_a_long_question_where_the_model_does(live_page):
-    # The tokenizer test above builds its own tokenizers; this asks the one live.js embeds with.
+    # The tokenizer test above builds its own tokenizers; this asks the ones the worker embeds and counts with.
     text = HARD_STRINGS[-1]
-    wordpieces = live_page.evaluate("(t) => RAG.live.embed(t).then(r => r.wordpieces)", text)
+    wordpieces = live_page.evaluate("(t) => RAG.embedder.pool.embed([t]).then(r => r.wordpieces[0])", text)
     assert wordpieces == 256, "all-MiniLM-L6-v2 reads 256 wordpieces ([CLS] and [SEP] included)"
     assert wordpieces == len(python_ids([text])[0]) == settings.MAX_WORDPIECES
-    assert live_page.evaluate("(t) => RAG.live.countWordpieces(t)", text) == len(python_ids([text], limit=None)[0])
+    assert live_page.evaluate("(t) => RAG.embedder.pool.countWordpieces([t])", text) == [len(python_ids([text], limit=None)[0])]
 
 
 # ------------------------------------------------------------------ a question through every stage
@@ -290,8 +316,8 @@ def test_a_typed_question_goes_through_every_stage_with_the_same_prompt_python_b
     section = lab(live_page, "ask")
     text = "can I get my money back after a month"
     ask_text(section, text)
-    expect(section.locator(".lab-status")).to_contain_text("computed live in your browser")
-    found = live_page.evaluate("(t) => RAG.live.search(t, RAG.data).then(r => r.runs)", text)
+    expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE)
+    found = live_page.evaluate(LIVE_SEARCH_JS, text)["runs"]
     assert stage_ids(section, "dense") == [pid for pid, _ in found["dense"][:5]]
     assert stage_ids(section, "bm25") == [pid for pid, _ in found["bm25"][:5]]
     assert stage_ids(section, "fused") == [pid for pid, _ in found["hybrid"][:5]]
@@ -335,7 +361,7 @@ def test_a_question_asked_live_reaches_every_lab_that_takes_a_question(live_page
     section = lab(live_page, "ask")
     text = "where did my deleted notes go"
     ask_text(section, text)
-    expect(section.locator(".lab-status")).to_contain_text("computed live in your browser")
+    expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE)
     live = live_page.evaluate("() => RAG.questions.get(RAG.data, 'live')")
     assert live["text"] == text and live["source"] == "live" and len(live["vector"]) == settings.DIMENSIONS
     dense = [pid for pid, _ in live["runs"]["dense"]]
@@ -398,6 +424,10 @@ def test_before_the_model_a_typed_question_gets_bm25_alone_and_says_why(make_pag
     assert section.locator('[data-stage="dense"] .ask-source').text_content() == "waiting for the model"
     assert stage_ids(section, "dense") == [] and len(stage_ids(section, "bm25")) == 5
     assert not live_files(page.rag_guard.requests, data, "model")  # nothing heavy before the reader asks
+    # nor the worker and the code that fetches, checks and runs the model: only the small client
+    worker_scripts = ("embed-worker.js", "model-files.js", "wordpiece.js", "ort.wasm.bundle.min.mjs")
+    assert [url for url in page.rag_guard.requests if any(f"/{name}" in url for name in worker_scripts)] == []
+    assert any("/assets/scripts/embedder.js" in url for url in page.rag_guard.requests)
 
 
 # ------------------------------------------------------------------ downloads
@@ -437,7 +467,7 @@ def test_a_file_damaged_twice_is_refused_with_a_message(make_page, site_url, bui
     seen = damage(page, built_site, data, "vocab", times=2)
     section = lab(page, "ask")
     section.locator('button[name="ask-load"]').click()
-    page.wait_for_function("() => RAG.live.state === 'failed'", timeout=LOAD_TIMEOUT_MS)
+    page.wait_for_function("() => RAG.embedder.state === 'failed'", timeout=LOAD_TIMEOUT_MS)
     note = section.locator(".live-note").text_content()
     assert "vocab.txt arrived damaged twice" in note and "it was not used" in note
     assert len(seen) == 2
@@ -445,15 +475,15 @@ def test_a_file_damaged_twice_is_refused_with_a_message(make_page, site_url, bui
 
 
 @pytest.mark.browser
-def test_a_damaged_runtime_module_is_refused_by_the_browser(make_page, site_url, built_site, data):
+def test_a_damaged_runtime_module_is_fetched_again_once_then_refused_and_never_run(make_page, site_url, built_site, data):
     page = open_page(make_page, site_url, "#lab-ask")
-    page.rag_guard.allow_console_error("integrity")  # Chromium reports the refused module itself
     seen = damage(page, built_site, data, "runtime", times=2)
     section = lab(page, "ask")
     section.locator('button[name="ask-load"]').click()
-    page.wait_for_function("() => RAG.live.state === 'failed'", timeout=LOAD_TIMEOUT_MS)
-    assert "ort.wasm.bundle.min.mjs arrived damaged twice" in section.locator(".live-note").text_content()
-    assert len(seen) == 2
+    page.wait_for_function("() => RAG.embedder.state === 'failed'", timeout=LOAD_TIMEOUT_MS)
+    note = section.locator(".live-note").text_content()
+    assert "ort.wasm.bundle.min.mjs arrived damaged twice" in note and "it was not used" in note
+    assert len(seen) == 2  # and never imported from its address, which would be a third request
 
 
 @pytest.mark.browser
@@ -494,11 +524,11 @@ def test_cancelling_keeps_nothing_half_loaded_and_loading_again_works(make_page,
     page.route("**/live/model.onnx*", lambda route: held.append(route))  # the model does not arrive until the reader has cancelled
     section = lab(page, "ask")
     section.locator('button[name="ask-load"]').click()
-    page.wait_for_function("() => RAG.live.state === 'downloading'")
+    page.wait_for_function("() => RAG.embedder.state === 'downloading'")
     expect(section.locator('button[name="ask-cancel"]')).to_be_visible()
     section.locator('button[name="ask-cancel"]').click()
     expect(section.locator(".live-note")).to_contain_text("Cancelled")
-    assert held and page.evaluate("RAG.live.state") == "idle"
+    assert held and page.evaluate("RAG.embedder.state") == "idle"
     expect(section.locator('button[name="ask-load"]')).to_be_visible()
     page.unroute("**/live/model.onnx*")
     load_model(page)
@@ -512,3 +542,17 @@ def test_from_a_file_the_control_says_how_to_serve_the_folder(make_page, built_s
     assert section.locator('button[name="ask-load"]').is_disabled()
     note = section.locator(".live-note").text_content()
     assert "only from a page served over http" in note and "python3 -m http.server" in note
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("missing, why", [("Worker", "this browser cannot run a script beside the page (no Web Workers)"),
+                                          ("WebAssembly", "this browser has no WebAssembly")])
+def test_without_workers_or_webassembly_the_control_says_what_is_missing(make_page, site_url, missing, why):
+    page = make_page()
+    page.add_init_script(f"delete window.{missing};")
+    page.goto(site_url + "index.html#lab-ask")
+    section = lab(page, "ask")
+    assert section.locator('button[name="ask-load"]').is_disabled()
+    assert section.locator(".live-note").text_content() == f"The model cannot run here: {why}."
+    ask_text(section, "why does my export to markdown lose images")
+    assert len(stage_ids(section, "bm25")) == 5  # BM25 still runs, as without the model

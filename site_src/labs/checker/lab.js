@@ -43,16 +43,17 @@
   }
 
   /** The pieces the checker looks for in a passage's normalized text, as engine/citations.py
-   *  reads a quote: the whole quote when the passage holds it, else the quote cut at its "…". */
+   *  reads a quote: the whole quote when the passage holds it (on whole words), else the quote
+   *  cut at its "…". */
   function lookedFor(normal, quote) {
     const whole = RAG.engine.normalize(quote);
     const cut = RAG.engine.quotePieces(quote);
-    return normal.includes(whole) ? (cut.length ? [whole] : []) : cut;
+    return RAG.engine.findWhole(normal, whole) >= 0 ? (cut.length ? [whole] : []) : cut;
   }
 
   /**
    * Where each piece of a quote sits in the passage, [[start, end], ...] in the passage's own
-   * characters, each found after the one before, as engine/citations.py finds them. Null when
+   * characters, each found whole after the one before, as engine/citations.py finds them. Null when
    * they are not all there, or their place cannot be mapped back.
    */
   function quoteMarks(text, quote) {
@@ -62,7 +63,7 @@
     const marks = [];
     let at = 0;
     for (const piece of pieces) {
-      const found = passage.normal.indexOf(piece, at);
+      const found = RAG.engine.findWhole(passage.normal, piece, at);
       if (found < 0) return null;
       marks.push([passage.from[found], passage.to[found + piece.length - 1]]);
       at = found + piece.length;

@@ -1,0 +1,342 @@
+"""The embedding model in its Web Worker (site_src/scripts/embed-worker.js, its client
+embedder.js, its files model-files.js), in Chromium on the site the session built:
+
+- Texts cut from the corpus's own words (passages and the chunking lab's chunks) to 10 to 250
+  wordpieces, sent to the worker in batches that mix short and long texts (so padding and the
+  attention mask matter), agree with sentence-transformers (engine.dense.embed, kept in
+  .cache/test-embedder/): every cosine with the build's passage vectors within the README's
+  5e-4 and every top five the same; and with the shipped model file run by Python's
+  onnxruntime one unpadded text at a time: every ranking of the 40 passages the same. Figures in
+  test-artifacts/embedder-agreement.json. (Pooling without the mask moves cosines by tenths:
+  these fail on it.)
+- A text's vector does not depend on the batch it is embedded in (batch sizes 1, 8, 32; the
+  milliseconds per text at each go to test-artifacts/embedder-timings.json).
+- The page's thread stays free while a batch of 64 texts embeds: no long task over 50 ms (a
+  control shows the observer sees one when the page's thread is kept busy).
+- The client shares texts among several workers, reports progress, and cancels.
+- The runtime module runs from the bytes that were checked (a blob: module); where the worker's
+  own response carries a policy that refuses blob: modules, it is imported from its address.
+"""
+
+import hashlib
+import json
+
+import numpy as np
+import pytest
+
+from builder import live_model
+from builder.code_key import code_key, module_file
+from builder.embed_cache import EmbeddingCache
+from builder.search import dense_ranking
+from builder.live_model import COSINE_TOLERANCE
+from engine import settings
+from engine.dense import model_fingerprint, resolve_model
+from support.labs import lab, open_page
+from support.paths import ARTIFACTS, ROOT
+
+pytestmark = pytest.mark.browser
+
+TEXTS = 224                     # 7 batches of 32
+SHORTEST, LONGEST = 10, 250     # wordpieces, [CLS] and [SEP] included
+CACHE = ROOT / ".cache" / "test-embedder"  # this file's own embedding cache (the build's keeps only its own texts)
+LOAD_TIMEOUT_MS = 120_000
+EMBED_TIMEOUT_MS = 300_000
+
+
+# ------------------------------------------------------------------ the texts
+
+
+def tokenizer():
+    from tokenizers import Tokenizer
+
+    location, _ = resolve_model()
+    found = Tokenizer.from_file(f"{location}/tokenizer.json")
+    found.no_padding()
+    found.no_truncation()
+    return found
+
+
+def corpus_words(data) -> list[str]:
+    """The corpus's own words: every passage, then every chunk of the chunking lab's settings."""
+    chunks = [chunk["text"] for setting in data["labs"]["chunking"]["settings"] for chunk in setting["chunks"]]
+    return " ".join([p["text"] for p in data["passages"]] + chunks).split()
+
+
+def cut_texts(words: list[str], pieces: list[int], count: int = TEXTS) -> list[str]:
+    """`count` runs of consecutive words, text i starting at word 131·i and taking words while
+    it stays within its length, 10 + 97·i mod 241 wordpieces ([CLS] and [SEP] included). `pieces`
+    is each word's wordpieces (BERT's tokenizer splits on spaces first, so they add up).
+
+    Example: cut_texts(["a", "b", "c"], [1, 1, 1], 1) -> ['a b c'] (text 0 may take 10 wordpieces)
+    """
+    texts = []
+    for i in range(count):
+        target, at = SHORTEST + (97 * i) % (LONGEST - SHORTEST + 1), (131 * i) % len(words)
+        taken, length = [], 2
+        while len(taken) < len(words) and length + pieces[(at + len(taken)) % len(words)] <= target:
+            length += pieces[(at + len(taken)) % len(words)]
+            taken.append(words[(at + len(taken)) % len(words)])
+        texts.append(" ".join(taken))
+    return texts
+
+
+@pytest.fixture(scope="module")
+def texts(data) -> list[str]:
+    words = corpus_words(data)
+    counting = tokenizer()
+    pieces = [len(encoding.ids) - 2 for encoding in counting.encode_batch(words)]
+    return cut_texts(words, pieces)
+
+
+@pytest.fixture(scope="module")
+def lengths(texts) -> list[int]:
+    return [len(encoding.ids) for encoding in tokenizer().encode_batch(texts)]
+
+
+@pytest.fixture(scope="module")
+def python_vectors(texts) -> np.ndarray:
+    """sentence-transformers' vectors (engine.dense.embed), computed once and kept in CACHE."""
+    cache = EmbeddingCache(CACHE, model_fingerprint())
+    vectors = cache.embed(texts)
+    if cache.stats.computed:
+        cache.save(keep={*cache.entries})
+    return vectors
+
+
+@pytest.fixture(scope="module")
+def model_file_vectors(texts, data) -> np.ndarray:
+    """The shipped model file run by Python's onnxruntime, one unpadded text at a time
+    (builder.live_model.embed_with), kept in CACHE by the file's SHA-256, the texts and the code."""
+    record = data["live"]["files"]["model"]
+    key = hashlib.sha256(json.dumps([record["sha256"], texts, code_key((module_file("builder.live_model"),))]).encode())
+    path = CACHE / f"model-file-{key.hexdigest()[:16]}.npy"
+    if not path.is_file():
+        exported = next((ROOT / ".cache" / "live-model").glob(f"*-{data['live']['precision']}.onnx"))
+        assert live_model.sha256_of(exported) == record["sha256"], "the exported model is not the one the site ships"
+        CACHE.mkdir(parents=True, exist_ok=True)
+        for stale in CACHE.glob("model-file-*.npy"):
+            stale.unlink()
+        np.save(path, live_model.embed_with(exported, resolve_model()[0], texts))
+    return np.load(path)
+
+
+@pytest.fixture(scope="module")
+def passage_vectors(built_site, data) -> np.ndarray:
+    raw = (built_site / data["live"]["files"]["passages"]["url"].split("?")[0]).read_bytes()
+    return np.frombuffer(raw, dtype="<f4").reshape(len(data["passages"]), settings.DIMENSIONS)
+
+
+def test_the_texts_span_10_to_250_wordpieces_and_the_batches_mix_them(texts, lengths):
+    assert len(texts) >= 200 and len(set(texts)) == len(texts)
+    assert min(lengths) >= SHORTEST and max(lengths) <= LONGEST
+    assert min(lengths) <= SHORTEST + 2 and max(lengths) >= LONGEST - 2
+    for start in range(0, len(texts), 32):  # each batch pads its short texts by 150 wordpieces or more
+        batch = lengths[start:start + 32]
+        assert max(batch) - min(batch) >= 150, (start, min(batch), max(batch))
+
+
+# ------------------------------------------------------------------ the page
+
+
+@pytest.fixture(scope="module")
+def model_page(make_page_module, site_url):
+    page = open_page(make_page_module, site_url, "#lab-ask")
+    lab(page, "ask")  # its scripts (embedder.js) load when it starts
+    page.evaluate("() => RAG.embedder.load(RAG.data.live).then(() => true)")
+    page.set_default_timeout(EMBED_TIMEOUT_MS)
+    return page
+
+
+# The worker's own protocol (embed-worker.js): each request is one batch, in the order given,
+# so short and long texts share a batch.
+EMBED_BATCHES_JS = """async ([texts, size]) => {
+    const channel = RAG.embedder.pool.channels[0];
+    const vectors = [], wordpieces = [];
+    for (let start = 0; start < texts.length; start += size) {
+      const answer = await channel.request("embed", { texts: texts.slice(start, start + size), batchSize: size });
+      const width = answer.vectors.length / Math.min(size, texts.length - start);
+      for (let k = 0; k * width < answer.vectors.length; k++) vectors.push(Array.from(answer.vectors.subarray(k * width, (k + 1) * width)));
+      wordpieces.push(...answer.wordpieces);
+    }
+    return { vectors, wordpieces };
+}"""
+
+DENSE_JS = """([vectors, ids]) => vectors.map((v) => RAG.liveSearch.dense(v, RAG.embedder.pool.passageVectors, ids).map(([id]) => id))"""
+
+
+def python_ranking(vectors: np.ndarray, passages: np.ndarray, ids: list[str]) -> list[list[str]]:
+    """Passages best first, as the build ranks them (builder/search.py)."""
+    return [[pid for pid, _ in dense_ranking(ids, passages, vector)] for vector in vectors]
+
+
+def test_texts_embedded_in_mixed_batches_agree_with_sentence_transformers(model_page, texts, lengths, python_vectors,
+                                                                         model_file_vectors, passage_vectors, data):
+    found = model_page.evaluate(EMBED_BATCHES_JS, [texts, 32])
+    assert found["wordpieces"] == lengths  # the worker's tokenizer cut nothing and counted as Python does
+    live = np.asarray(found["vectors"], dtype=np.float64)
+    ids = [p["id"] for p in data["passages"]]
+    live_ranking = model_page.evaluate(DENSE_JS, [found["vectors"], ids])   # the page's own ranking code
+    cosines = live @ passage_vectors.T
+    python, model_file = python_ranking(python_vectors, passage_vectors, ids), python_ranking(model_file_vectors, passage_vectors, ids)
+    summary = {
+        "texts": len(texts), "batch_size": 32, "wordpieces": [min(lengths), max(lengths)],
+        "sentence_transformers": {
+            "max_cosine_diff": float(np.abs(cosines - python_vectors @ passage_vectors.T).max()),
+            "max_abs_diff": float(np.abs(live - python_vectors).max()),
+            "rankings_identical": sum(a == b for a, b in zip(live_ranking, python)),
+            "top5_identical": sum(a[:5] == b[:5] for a, b in zip(live_ranking, python)),
+            "model_file_rankings_identical": sum(a == b for a, b in zip(model_file, python))},
+        "model_file_in_onnxruntime": {
+            "max_cosine_diff": float(np.abs(cosines - model_file_vectors @ passage_vectors.T).max()),
+            "rankings_identical": sum(a == b for a, b in zip(live_ranking, model_file))},
+    }
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "embedder-agreement.json").write_text(json.dumps(summary, indent=1), "utf-8")
+    versus = summary["sentence_transformers"]
+    assert versus["max_cosine_diff"] <= COSINE_TOLERANCE, summary
+    assert versus["top5_identical"] == len(texts), summary
+    # The whole ranking of the 40 passages: where it is not sentence-transformers', two passages
+    # a few millionths apart swapped, and the shipped file run by Python swaps them too (its
+    # half-precision token table, the precision the build chose): the worker adds nothing.
+    assert summary["model_file_in_onnxruntime"]["rankings_identical"] == len(texts), summary
+    assert summary["model_file_in_onnxruntime"]["max_cosine_diff"] < 1e-5, summary
+
+
+BATCH_SIZES_JS = """async (texts) => {
+    const pool = RAG.embedder.pool;
+    await pool.embed(texts.slice(0, 4));  // warm
+    const out = {};
+    for (const size of [1, 8, 32]) {
+      const began = performance.now();
+      const { vectors } = await pool.embed(texts, { batchSize: size });
+      out[size] = { ms_per_text: (performance.now() - began) / texts.length, vectors: vectors.map((v) => Array.from(v)) };
+    }
+    return out;
+}"""
+
+
+def test_a_vector_does_not_depend_on_its_batch(model_page, texts, lengths):
+    # 32 texts at three batch sizes through the client, which sorts them by length: each batch
+    # pads to its longest, the mask leaves the padding out. Two sets: the first 32 texts (10 to
+    # 250 wordpieces: a batch of 32 pads them all to the longest) and the 32 shortest.
+    shortest = sorted(range(len(texts)), key=lambda i: (lengths[i], i))[:32]
+    sets = {"first 32 (mixed lengths)": list(range(32)), "32 shortest": shortest}
+    timings = {}
+    for name, chosen in sets.items():
+        found = model_page.evaluate(BATCH_SIZES_JS, [texts[i] for i in chosen])
+        one = np.asarray(found["1"]["vectors"])
+        for size in ("8", "32"):
+            assert np.abs(np.asarray(found[size]["vectors"]) - one).max() < 1e-5, (name, size)
+        timings[name] = {"wordpieces": [min(lengths[i] for i in chosen), max(lengths[i] for i in chosen)],
+                         "mean_wordpieces": round(sum(lengths[i] for i in chosen) / len(chosen), 1),
+                         "ms_per_text": {size: round(found[size]["ms_per_text"], 1) for size in ("1", "8", "32")}}
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "embedder-timings.json").write_text(json.dumps(timings, indent=1), "utf-8")
+
+
+# ------------------------------------------------------------------ off the page's thread
+
+LONG_TASKS_JS = """async ([texts, busyMs]) => {
+    const tasks = [];
+    const observer = new PerformanceObserver((list) => tasks.push(...list.getEntries().map((e) => e.duration)));
+    observer.observe({ type: "longtask" });
+    if (busyMs) setTimeout(() => { const end = performance.now() + busyMs; while (performance.now() < end); }, 0);
+    const began = performance.now();
+    const { vectors } = await RAG.embedder.pool.embed(texts, { batchSize: texts.length });
+    const ms = performance.now() - began;
+    await new Promise((resolve) => setTimeout(resolve, 100));  // the observer's last entries
+    observer.disconnect();
+    return { tasks, ms, vectors: vectors.map((v) => Array.from(v)) };
+}"""
+
+
+def test_the_page_thread_stays_free_while_a_batch_of_64_embeds(model_page, texts, python_vectors):
+    chosen = texts[:64]
+    control = model_page.evaluate(LONG_TASKS_JS, [chosen[:4], 120])
+    assert any(duration >= 100 for duration in control["tasks"]), control["tasks"]  # the observer sees a busy page
+
+    found = model_page.evaluate(LONG_TASKS_JS, [chosen, 0])
+    assert found["ms"] > 500, found["ms"]  # long enough that embedding on the page's thread would show
+    assert [d for d in found["tasks"] if d > 50] == [], found["tasks"]
+    # And the batch is right: one run of 64 texts padded to the longest, reassembled in order.
+    assert np.abs(np.asarray(found["vectors"]) - python_vectors[:64]).max() < 1e-3
+
+
+# ------------------------------------------------------------------ the client
+
+
+def test_several_workers_share_the_texts_report_progress_and_give_the_same_vectors(model_page, texts):
+    chosen = texts[:24]
+    found = model_page.evaluate("""async (texts) => {
+        const pool = await RAG.embedder.open(RAG.data.live, { workers: 2 });
+        try {
+          const progress = [];
+          const { vectors } = await pool.embed(texts, { batchSize: 4, onProgress: (done, total) => progress.push([done, total]) });
+          const alone = await RAG.embedder.pool.embed(texts, { batchSize: 4 });
+          const diff = Math.max(...vectors.map((v, i) => Math.max(...v.map((x, d) => Math.abs(x - alone.vectors[i][d])))));
+          return { workers: pool.timings.workers, cached: pool.timings.cached, progress, diff };
+        } finally {
+          pool.close();
+        }
+    }""", chosen)
+    assert found["workers"] == 2 and found["cached"] is True  # the second pool read what the first kept
+    assert found["progress"][-1] == [24, 24] and [done for done, _ in found["progress"]] == sorted(done for done, _ in found["progress"])
+    assert len(found["progress"]) == 6  # one report per batch of 4
+    assert found["diff"] < 1e-5
+
+
+def test_cancelling_stops_before_the_next_batch_and_the_worker_keeps_working(model_page, texts):
+    found = model_page.evaluate("""async (texts) => {
+        const controller = new AbortController();
+        const progress = [];
+        let error = null;
+        try {
+          await RAG.embedder.pool.embed(texts, { batchSize: 2, signal: controller.signal,
+            onProgress: (done) => { progress.push(done); if (done >= 4) controller.abort(); } });
+        } catch (e) { error = e.name; }
+        const after = await RAG.embedder.pool.embed(["still here"]);
+        return { error, progress, after: after.wordpieces };
+    }""", texts[:40])
+    assert found["error"] == "AbortError"
+    assert max(found["progress"]) < 40 and found["progress"][:2] == [2, 4]
+    assert found["after"] == [4]  # [CLS] still here [SEP]
+
+
+# ------------------------------------------------------------------ the runtime module's bytes
+
+
+WORKER_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'"
+
+
+def runtime_requests(guard, data):
+    path = data["live"]["files"]["runtime"]["url"].split("?")[0]
+    return [url for url in guard.requests if path in url]
+
+
+def test_the_runtime_module_runs_from_its_checked_bytes(model_page, data):
+    assert model_page.evaluate("RAG.embedder.pool.timings.runtimeFrom") == "blob"
+    assert len(runtime_requests(model_page.rag_guard, data)) == 1  # fetched once, to be checked; never imported by address
+
+
+def test_a_worker_whose_policy_refuses_blob_modules_imports_the_runtime_from_its_address(make_page, site_url, data,
+                                                                                         passage_vectors):
+    page = open_page(make_page, site_url, "#lab-ask")
+    page.rag_guard.allow_console_error("Content Security Policy")  # the refused blob: probe, reported by Chromium
+
+    def with_policy(route):
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": WORKER_POLICY})
+
+    page.route("**/assets/scripts/embed-worker.js*", with_policy)
+    lab(page, "ask")
+    found = page.evaluate("""async () => {
+        const pool = await RAG.embedder.load(RAG.data.live);
+        const { vectors: [vector] } = await pool.embed(["Getting QB-4021 when uploading"]);
+        return { from: pool.timings.runtimeFrom, vector: Array.from(vector) };
+    }""")
+    assert found["from"] == "url"
+    assert len(runtime_requests(page.rag_guard, data)) == 2  # once checked, once imported
+    question = next(q for q in data["questions"] if q["text"] == "Getting QB-4021 when uploading")
+    ids = [p["id"] for p in data["passages"]]
+    assert python_ranking(np.asarray([found["vector"]], dtype=np.float32), passage_vectors, ids)[0] == \
+        [pid for pid, _ in data["runs"][question["id"]]["dense"]]
