@@ -30,7 +30,18 @@ RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.j
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
-SHARED = ("engine", "wordpiece", "live")  # site_src/scripts/<name>.js
+SHARED = ("engine", "documents", "wordpiece", "live")  # site_src/scripts/<name>.js, or SHARED_ELSEWHERE
+# Shared scripts kept beside their Python twins. documents.js (engine/documents.py's twin) is
+# loaded on its own for now; it joins the engine script when the engine's files are joined.
+SHARED_ELSEWHERE = {"documents": SITE_SRC / "engine" / "documents.js"}
+
+
+def shared_path(name: str) -> Path:
+    """Where a shared script's source is.
+
+    Example: shared_path("documents").parent.name -> 'engine'
+    """
+    return SHARED_ELSEWHERE.get(name, SITE_SRC / "scripts" / f"{name}.js")
 # Preact's browser build (package.json pins it; the build's Node renderer uses the same version).
 PREACT = ROOT / "node_modules" / "preact" / "dist" / "preact.min.umd.js"
 STATIC = ("favicon.svg",)     # site_src/assets/, copied as they are
@@ -106,8 +117,8 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
     found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
     found.append(("assets/samples.js", provide("samples", twin_tokens())))
     for name in SHARED:
-        found.append((f"assets/scripts/{name}.js", minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"),
-                                                             f"site_src/scripts/{name}.js")))
+        path = shared_path(name)
+        found.append((f"assets/scripts/{name}.js", minify_js(path.read_text("utf-8"), str(path.relative_to(ROOT)))))
     for name in STATIC:
         found.append((f"assets/{name}", (SITE_SRC / "assets" / name).read_bytes()))
     return found

@@ -294,7 +294,11 @@
     checkCitations: checkCitations, hostOf: hostOf, checkOutput: checkOutput,
   };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
-  else (root.RAG = root.RAG || {}).engine = api;
+  else {
+    // Into the namespace other engine scripts (documents.js) may have made already: they load in any order.
+    const rag = (root.RAG = root.RAG || {});
+    rag.engine = Object.assign(rag.engine || {}, api);
+  }
 })(typeof window !== "undefined" ? window : this);
 
 /* ---------------------------------------------------------------------------------------------
