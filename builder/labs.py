@@ -12,7 +12,7 @@
 
 A section places it with {{ lab("<name>") }}; the page's order of labs is the sections' order.
 
-Example: BY_NAME["hybrid"].state -> {'q': 'upload-4021'}
+Example: BY_NAME["hybrid"].state -> the STATE of site_src/labs/hybrid/data.py
 """
 
 import importlib

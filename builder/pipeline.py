@@ -131,6 +131,7 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
     model = {"name": settings.MODEL_LABEL, "source": how, "dimensions": settings.DIMENSIONS, "normalized": True,
              "max_wordpieces": settings.MAX_WORDPIECES, "trained_wordpieces": settings.TRAINED_WORDPIECES}
     data = page_data(site, questions, runs, tokens, model, index)
+    data["page"] = content.page.as_data()
     data.update(rerank=rerank, rewrites=rewrites, int8=int8,
                 live=None if browser_model is None else live_model.live_data(browser_model, records))
 
@@ -138,13 +139,15 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
         golden = [q for q in questions if q.set == "golden"]
         data["ranks"] = answer_ranks(runs, golden)
         data["recall"] = recall_table(data["ranks"])
-        data["evaluation"] = evaluation(corpus, data)
+        data["evaluation"] = evaluation(corpus, data, content.page.two_passages)
         stage.summary = "recall@1 " + ", ".join(f"{name} {hits}/{total}" for name, (hits, total)
                                                  in ((n, r["1"]) for n, r in data["recall"].items()))
 
     with log.stage("examples") as stage:
-        data.update(worked_example=worked_example(content.worked_example), rrf_example=rrf_example(runs, settings.RRF_K),
-                    near_misses=near_misses(data["passages"], data["questions"]), prompt_examples=prompt_examples(corpus))
+        data.update(worked_example=worked_example(content.worked_example),
+                    rrf_example=rrf_example(runs, settings.RRF_K, content.page.rrf_example),
+                    near_misses=near_misses(data["passages"], data["questions"]),
+                    prompt_examples=prompt_examples(corpus, content.page.prompt_example))
         stage.summary = (f"BM25 worked example, RRF on {data['rrf_example']['question']}, "
                          f"{len(data['near_misses'])} stemming misses, {len(rewrites)} rewrites")
 
@@ -153,7 +156,7 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
         stage.summary = f"SQLite {data['fts5']['sqlite']}, {len(data['fts5']['rows'])} golden questions ranked"
 
     with log.stage("samples") as stage:
-        data["samples"] = sample_data(corpus, data)
+        data["samples"] = sample_data(corpus, data, content.page)
         stage.summary = f"{len(data['samples'])} samples' inputs checked against the corpus"
 
     with log.stage("labs") as stage:

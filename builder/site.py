@@ -1,7 +1,7 @@
 """Load everything the page is built from: the engine's corpus (help center, readers, golden
-set, tracers) and the page's own content, which the engine never reads (the glossary, the
-query rewrites, the BM25 worked example, and each lab's own files: a lab's data.py reads them
-with load_content, see builder/labs.py). Every problem in any file is reported at once, as one CorpusError.
+set, tracers) and the page's own content, which the engine never reads (page.yaml: the ids the
+figures and examples follow; the glossary, the query rewrites, the BM25 worked example, and each
+lab's own files: a lab's data.py reads them with load_content, see builder/labs.py). Every problem in any file is reported at once, as one CorpusError.
 
 Example: load_site("corpus").content.glossary[0].term -> 'ACL'
 """
@@ -15,6 +15,7 @@ from engine.validate import check_unique, missing_passage
 
 from builder import labs, rewriting, worked_example
 from builder.page import glossary
+from builder.page.page_config import PageConfig, load_page_config
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Content:
     rewrites: tuple
     worked_example: object
     labs: dict  # lab name -> what its load_content read (only labs that read files of their own)
+    page: PageConfig = PageConfig()  # page.yaml: the ids the figures and examples follow
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ def read_content(root: Path, corpus: Corpus, out: ProblemLog) -> Content:
         rewrites=tuple(rewriting.load_rewrites(root / "rewrites.yaml", out)),
         worked_example=worked_example.load_worked_example(root / "worked-example.yaml", out),
         labs={lab.name: lab.load_content(root, out) for lab in labs.LABS if lab.has_content},
+        page=load_page_config(root, corpus, out),
     )
     for rewrite in content.rewrites:
         missing_passage(corpus, out, root / "rewrites.yaml", rewrite.line, rewrite.id, "answer", rewrite.answer_id)

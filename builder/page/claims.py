@@ -3,7 +3,7 @@ check the build evaluates. A false check fails the build and names the sentence.
 
 In a section's Markdown:
 
-    {% claim "rank('upload-4021', 'dense') > rank('upload-4021', 'bm25')" %}
+    {% claim "rank('q-upload', 'dense') > rank('q-upload', 'bm25')" %}
     Dense search puts the right passage lower than BM25 does.
     {% endclaim %}
 

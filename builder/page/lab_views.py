@@ -8,7 +8,7 @@ the same views, so a lab looks the same with and without JavaScript by construct
 Node runs only when something it reads changed: drawings are cached in .cache/lab-views/ by a
 hash of the renderer, the scripts, the data and the states asked for.
 
-Example: views = LabViews(); mark = views.place("hybrid", {"q": "g05"}); ... views.fill(html, drawings)
+Example: views = LabViews(); mark = views.place("hybrid", {"q": "q1"}); ... views.fill(html, drawings)
 """
 
 import hashlib
