@@ -109,6 +109,8 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
              ("assets/site.css", minify_css(stylesheet_source())),
              ("assets/data.js", provide("data", browser_core(data)))]
     for lab in LABS:
+        if lab.name not in data["labs"]:  # left out of a page built from another corpus
+            continue
         script = (lab.folder / "lab.js").read_text("utf-8")
         own = lab.browser_data(data["labs"][lab.name])
         found.append((f"assets/labs/{lab.name}.js",
@@ -129,5 +131,5 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     url = {name: versioned(name, content) for name, content in assets}
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
-            "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS},
+            "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS if f"assets/labs/{lab.name}.js" in url},
             "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, "views")}}
