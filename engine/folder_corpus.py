@@ -1,7 +1,8 @@
 """A corpus that is a folder of documents: every Markdown, HTML and text file in it (and in its
 subfolders, in path order) read by engine/documents.py and cut into passages by heading, each
 with a stable, readable id and default metadata. readers.yaml, golden.yaml and tracers.yaml are
-read when present; without them there is one public reader, no golden set and no tracer.
+read when present; without them there is one public reader (the role "customer", as in a help
+center), no golden set and no tracer.
 
 - Documents: files ending in .md, .markdown, .html, .htm or .txt, but not README.md (the folder's
   own notes) nor chunking-lab.md (the chunking lab's page); hidden files and folders are skipped.
@@ -38,7 +39,7 @@ SUFFIXES = (".md", ".markdown", ".html", ".htm", ".txt")
 NOT_DOCUMENTS = ("README.md", "chunking-lab.md")
 MAX_WORDS = 120
 MAX_ID = 40
-DEFAULT_READERS = (Reader("reader", "Any reader", ("public",)),)
+DEFAULT_READERS = (Reader("customer", "Customer", ("public",)),)  # a help center's public reader
 METADATA = ("kind", "acl", "url", "updated", "superseded")
 
 

@@ -59,7 +59,7 @@ def test_metadata_comes_from_front_matter_or_the_defaults():
         "help", ("public",), False, "2026-02-11", "sync.md#sync-working-offline")
     mtime = datetime.datetime.fromtimestamp((PLANTRY / "billing.html").stat().st_mtime, datetime.timezone.utc)
     assert corpus.by_id["billing-cancelling-a-subscription"].updated == mtime.date().isoformat()
-    assert [(r.role, r.groups) for r in corpus.readers] == [("reader", ("public",))]
+    assert [(r.role, r.groups) for r in corpus.readers] == [("customer", ("public",))]
     assert corpus.tracers == ()
     assert [(g.id, g.answer_id) for g in corpus.golden][:2] == [
         ("g01", "getting-started-adding-items-by-barcode"), ("g02", "expiry-how-reminders-work")]
