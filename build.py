@@ -51,9 +51,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--live-model", choices=CHOICES, default="auto",
                         help="the embedding model shipped for questions typed in the browser: the smallest precision "
                              "that agrees with the build (auto, the default), one named, or off (no download offered)")
-    parser.add_argument("--claims", choices=("fail", "warn"), default="fail",
+    parser.add_argument("--claims", choices=("fail", "warn"), default=None,
                         help="what a false claim, or hand-written data that no longer matches the numbers, does: "
-                             "stop the build (default) or only print a warning")
+                             "stop the build or only print a warning. Default: stop, for a corpus whose page.yaml "
+                             "says 'strict: true' (the one the prose was written for); for another corpus, the "
+                             "page leaves out what does not hold there and the build warns, one line each")
     args = parser.parse_args(argv)
     try:
         if args.command == "trace":
@@ -65,7 +67,8 @@ def main(argv: list[str]) -> int:
             return list_claims(args.corpus, args.cache)
         started = time.perf_counter()
         print(f"Building {args.out} from {args.corpus}")
-        build_site(args.corpus, args.out, args.cache, strict_claims=args.claims == "fail", live=args.live_model)
+        build_site(args.corpus, args.out, args.cache, strict_claims=None if args.claims is None else args.claims == "fail",
+                   live=args.live_model)
         print(f"Built {args.out} in {time.perf_counter() - started:.2f} s")
         return 0
     except (CorpusError, ClaimFailed, ProseError, SampleError, LiveModelUnavailable, NoFTS5) as error:

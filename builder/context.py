@@ -1,6 +1,6 @@
 """What the build's stages computed before the labs run, handed to each lab's data step.
 
-Example: a lab's data(build) reads build.data["runs"]["upload-4021"]["dense"][0] -> ["err-4290", 0.61…]
+Example: a lab's data(build) reads build.data["runs"]["<question id>"]["dense"][0] -> [<the passage ranked first>, <its cosine>]
 """
 
 from dataclasses import dataclass, field

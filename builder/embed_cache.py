@@ -2,7 +2,9 @@
 
 The cache is one JSON file per model fingerprint: {sha256(text): base64 float32 vector},
 sealed with a checksum of its entries, and marked with the code that computed them (CODE and
-the settings it reads). A file that fails to parse, whose checksum does not match, or that
+the settings it reads). It keeps the last build's texts and, up to MAX_ENTRIES in all, those
+of earlier builds, most recently used first ("recent"): building another corpus with the
+same cache folder does not evict the main corpus's vectors. A file that fails to parse, whose checksum does not match, or that
 other code wrote, is discarded with a one-line warning and rebuilt, never read as wrong numbers.
 Nothing here imports sentence-transformers unless a text is missing from the cache.
 """
@@ -21,6 +23,9 @@ from builder.code_key import code_key, module_file
 from engine.settings import DIMENSIONS, MAX_WORDPIECES
 
 SCHEMA = 1
+# How many texts the cache keeps: the last build's always, others up to this many in all. The
+# Quillbox page embeds about 3,200; each text costs about 2 KB of JSON.
+MAX_ENTRIES = 12_000
 # The code that turns a text into its vector: the embedding call and the model loader.
 CODE = (module_file("engine.dense"), module_file("engine.models"))
 
@@ -50,6 +55,7 @@ class EmbeddingCache:
         self.path = folder / f"embeddings-{hashlib.sha256(fingerprint.encode()).hexdigest()[:16]}.json"
         self.fingerprint = fingerprint
         self.code = embedding_code()
+        self.recent: list[str] = []  # keys, most recently used first (read with the entries)
         self.entries: dict[str, str] = self._read()
         self.stats = EmbedStats()
 
@@ -58,6 +64,9 @@ class EmbeddingCache:
             return {}
         try:
             data = json.loads(self.path.read_text("utf-8"))
+            recent = data.get("recent", [])
+            # Only the order of eviction depends on it, so it is not sealed: a bad one is just ignored.
+            self.recent = [key for key in recent if isinstance(key, str)] if isinstance(recent, list) else []
             entries = data["entries"]
             if data.get("schema") != SCHEMA or data.get("model") != self.fingerprint:
                 raise ValueError("written for another schema or model")
@@ -92,11 +101,18 @@ class EmbeddingCache:
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), 384)
 
     def save(self, keep: set[str] | None = None) -> None:
-        """Write the cache atomically, keeping only the texts of this build when `keep` is given."""
-        entries = {k: v for k, v in self.entries.items() if keep is None or k in keep}
+        """Write the cache atomically. `keep`, the keys of this build's texts, go first and are
+        always kept; the others follow, most recently used first, up to MAX_ENTRIES in all."""
+        keep = set() if keep is None else keep
+        first = sorted(key for key in keep if key in self.entries)
+        seen = set(first)
+        others = [key for key in dict.fromkeys(self.recent + sorted(self.entries))
+                  if key in self.entries and key not in seen]
+        order = first + others[:max(0, MAX_ENTRIES - len(first))]
+        entries = {key: self.entries[key] for key in order}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"schema": SCHEMA, "model": self.fingerprint, "code": self.code, "checksum": _checksum(entries),
-                   "entries": entries}
+                   "entries": entries, "recent": order}
         temp = self.path.with_suffix(".tmp")
         temp.write_text(json.dumps(payload, sort_keys=True), "utf-8")
         os.replace(temp, self.path)

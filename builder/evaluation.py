@@ -25,7 +25,6 @@ PAIRS = (("hybrid", "dense"), ("hybrid", "bm25"), ("dense", "bm25"))
 SWEEP_KS = (1, 10, 30, 60, 100, 200)   # RRF constants tried, around the paper's 60
 SWEEP_DEPTHS = (4, 8, 12, 20, 40)      # how deep each retriever's list goes into the fusion
 CONVEX_ALPHAS = tuple(round(0.1 * i, 1) for i in range(1, 10))  # weights on dense tried, 0.1 to 0.9
-TWO_PASSAGES = "api-rate-limit"        # the traced question whose answer needs two passages
 
 
 def paired(ranks: dict, a: str, b: str, k: int) -> dict:
@@ -159,8 +158,8 @@ def cited_ids(answer_text: str, passage_ids) -> list[str]:
     """The passage ids an answer cites as [id], in order of first citation; bracketed words that
     are not passage ids are left out.
 
-    Example: cited_ids("Limits apply [api-limits]. Retry [api-limits] [err-4290] [sic].",
-                       {"api-limits", "err-4290"}) -> ["api-limits", "err-4290"]
+    Example: cited_ids("Limits apply [limits-1]. Retry [limits-1] [err-9] [sic].",
+                       {"limits-1", "err-9"}) -> ["limits-1", "err-9"]
     """
     return list(dict.fromkeys(pid for pid in re.findall(r"\[([^\[\]\s]+)\]", answer_text) if pid in passage_ids))
 
@@ -170,7 +169,9 @@ def misses(ranks: dict, retriever: str, k: int) -> list[str]:
     return [qid for qid, by in ranks.items() if by[retriever] is None or by[retriever] > k]
 
 
-def evaluation(corpus, data: dict) -> dict:
+def evaluation(corpus, data: dict, two_passages: str | None = None) -> dict:
+    """Everything above, for the golden set; `two_passages` is page.yaml's traced question whose
+    answer needs two passages (none: no such example)."""
     ranks, ks = data["ranks"], data["settings"]["recall_ks"]
     paraphrase = {q["id"]: q["paraphrase"] for q in data["questions"]}
     missed = {name: {str(k): misses(ranks, name, k) for k in ks} for name in data["recall"]}
@@ -179,7 +180,7 @@ def evaluation(corpus, data: dict) -> dict:
     ks_tried, depths_tried = sorted({*SWEEP_KS, RRF_K}), sorted({*SWEEP_DEPTHS, FUSION_DEPTH})
     answers = {q["id"]: q["answer"] for q in golden if q["answer"]}
     # A corpus without that traced question (or whose answer cites one passage) has no such example.
-    needs_two = next((t for t in getattr(corpus, "tracers", ()) if t.id == TWO_PASSAGES), None)
+    needs_two = next((t for t in getattr(corpus, "tracers", ()) if t.id == two_passages), None)
     right_two = cited_ids(needs_two.answer_text, corpus.by_id) if needs_two else []
     return {
         "misses": missed,
@@ -192,9 +193,9 @@ def evaluation(corpus, data: dict) -> dict:
         "convex": convex_summary(convex_sweep(data["runs"], answers, cutoffs=ks),
                                  {str(k): data["recall"]["hybrid"][str(k)][0] for k in ks}, FUSION_DEPTH),
         "two_passages": None if len(right_two) < 2 else {
-            "q": TWO_PASSAGES, "right": right_two, "retriever": "hybrid",
-            "ranks": {pid: rank_of([p for p, _ in data["runs"][TWO_PASSAGES]["hybrid"]], pid) for pid in right_two},
-            "by_k": two_passage_recall(data["runs"][TWO_PASSAGES]["hybrid"], right_two, ks)},
+            "q": two_passages, "right": right_two, "retriever": "hybrid",
+            "ranks": {pid: rank_of([p for p, _ in data["runs"][two_passages]["hybrid"]], pid) for pid in right_two},
+            "by_k": two_passage_recall(data["runs"][two_passages]["hybrid"], right_two, ks)},
         "shared_terms": {q["id"]: sorted(set(tokenize(q["text"])) & set(tokenize(corpus.by_id[q["answer"]].text)))
                          for q in golden},
         "paraphrase_misses": {name: {k: sum(paraphrase[q] for q in ids) for k, ids in by_k.items()}

@@ -12,7 +12,7 @@
 
 A section places it with {{ lab("<name>") }}; the page's order of labs is the sections' order.
 
-Example: BY_NAME["hybrid"].state -> {'q': 'upload-4021'}
+Example: BY_NAME["hybrid"].state -> the STATE of site_src/labs/hybrid/data.py
 """
 
 import importlib
@@ -62,6 +62,8 @@ class Lab:
 
     def texts_to_embed(self, content) -> list[str]:
         texts = getattr(self.module, "texts_to_embed", None)
+        if content is None and self.has_content:
+            return []  # a folder of documents without this lab's own files (builder/site.py)
         return list(texts(content)) if texts else []
 
     def browser_data(self, data: dict) -> dict:
@@ -114,6 +116,20 @@ LABS = discover()
 BY_NAME = {lab.name: lab for lab in LABS}
 
 
-def lab_data(build) -> dict:
-    """name -> what the lab's data step computed."""
-    return {lab.name: lab.data(build) for lab in LABS}
+def lab_data(build, left_out=None) -> dict:
+    """name -> what the lab's data step computed. With `left_out` (a page built from another
+    corpus, builder/page/left_out.py), a data step that fails on that corpus is left out, noted."""
+    if left_out is None:
+        return {lab.name: lab.data(build) for lab in LABS}
+    found = {}
+    for lab in LABS:
+        if lab.has_content and build.content.labs.get(lab.name) is None:
+            left_out.note(f"site_src/labs/{lab.name}/data.py", "a lab", lab.name,
+                          "this corpus has no file of the lab's own (its load_content reads it; see corpus/README.md)")
+            continue
+        try:
+            found[lab.name] = lab.data(build)
+        except Exception as error:  # whatever a data step trips on, in a corpus it was not written for
+            left_out.note(f"site_src/labs/{lab.name}/data.py", "a lab", lab.name,
+                          f"its data step needs what this corpus lacks: {type(error).__name__}: {error or repr(error)}")
+    return found

@@ -36,6 +36,7 @@ from builder.fts5 import fts5_comparison
 from builder.lucene_norms import norms_data
 from builder.fusion_example import rrf_example
 from builder.page.corpus_page import render_corpus_page
+from builder.page.left_out import LeftOut
 from builder.page.output import StagedOutput, to_json
 from builder.page.render import RenderedPage, render_page
 from builder.page.sample_checks import sample_data
@@ -51,10 +52,13 @@ from builder.tokens import cached_token_counts, token_counts
 from builder.worked_example import worked_example
 
 
-def compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True, live: str = "auto"):
-    """(site, page data, what was embedded anew, files the live model ships): everything the page
-    shows, from the corpus. `strict=False` turns hand-written data that no longer matches the
-    numbers into warnings; `live` is the live model's precision (builder/live_model.py CHOICES)."""
+def compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool | None = True, live: str = "auto"):
+    """(site, page data, what was embedded anew, files the live model ships, what is left out):
+    everything the page shows, from the corpus. `strict=False` turns hand-written data that no
+    longer matches the numbers into warnings (None: strict when the corpus's page.yaml says the
+    prose was written for it); `live` is the live model's precision (builder/live_model.py
+    CHOICES). A corpus the prose was not written for gives a LeftOut (builder/page/left_out.py)
+    that gathers what its page leaves out; the corpus it was written for gives None."""
     with cached_token_counts(cache_dir):  # token counts by text hash: no encoding load on a no-op
         return _compute(corpus_dir, cache_dir, log, strict, live)
 
@@ -71,9 +75,31 @@ def load(corpus_dir: Path, log: StageLog):
     return site
 
 
-def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = True, live: str = "auto"):
+def attempt(left_out: LeftOut | None, where: str, what: str, step, default=None):
+    """step(), or, on a page built from another corpus, `default` and a note when it fails there."""
+    if left_out is None:
+        return step()
+    try:
+        return step()
+    except Exception as error:  # a step written for the page's own corpus, tripping on another
+        left_out.note(where, what, "", f"it needs what this corpus lacks: {type(error).__name__}: {error or repr(error)}")
+        return default
+
+
+def named_in_page(left_out: LeftOut | None, page, field: str, what: str, step):
+    """step(the id page.yaml names for `field`): on another corpus's page, a note and None when
+    page.yaml names none, or when the step fails on it."""
+    if left_out is not None and getattr(page, field) is None:
+        left_out.note("page.yaml", what, "", f"the corpus's page.yaml names no {field}")
+        return None
+    return attempt(left_out, f"page.yaml: {field}", what, lambda: step(getattr(page, field)))
+
+
+def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool | None = True, live: str = "auto"):
     site = load(corpus_dir, log)
     corpus, content = site.corpus, site.content
+    strict = content.page.strict if strict is None else strict
+    left_out = None if content.page.strict else LeftOut(Path(corpus.root).name)
     questions = questions_of(corpus)
 
     with log.stage("embed") as stage:
@@ -133,21 +159,30 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
     model = {"name": settings.MODEL_LABEL, "source": how, "dimensions": settings.DIMENSIONS, "normalized": True,
              "max_wordpieces": settings.MAX_WORDPIECES, "trained_wordpieces": settings.TRAINED_WORDPIECES}
     data = page_data(site, questions, runs, tokens, model, index)
+    data["page"] = content.page.as_data()
     data.update(rerank=rerank, rewrites=rewrites, int8=int8,
                 live=None if browser_model is None else live_model.live_data(browser_model, records))
 
     with log.stage("evaluate") as stage:
         golden = [q for q in questions if q.set == "golden"]
         data["ranks"] = answer_ranks(runs, golden)
-        data["recall"] = recall_table(data["ranks"])
-        data["evaluation"] = evaluation(corpus, data)
-        stage.summary = "recall@1 " + ", ".join(f"{name} {hits}/{total}" for name, (hits, total)
-                                                 in ((n, r["1"]) for n, r in data["recall"].items()))
+        if golden:
+            data["recall"] = recall_table(data["ranks"])
+            data["evaluation"] = evaluation(corpus, data, content.page.two_passages)
+            stage.summary = "recall@1 " + ", ".join(f"{name} {hits}/{total}" for name, (hits, total)
+                                                     in ((n, r["1"]) for n, r in data["recall"].items()))
+        else:  # no golden set: no recall figures at all, rather than figures of nothing
+            data["recall"], data["evaluation"] = {}, None
+            stage.summary = "no golden set: no recall figures"
 
     with log.stage("examples") as stage:
-        data.update(worked_example=worked_example(content.worked_example), rrf_example=rrf_example(runs, settings.RRF_K),
-                    near_misses=near_misses(data["passages"], data["questions"]), prompt_examples=prompt_examples(corpus))
-        stage.summary = (f"BM25 worked example, RRF on {data['rrf_example']['question']}, "
+        data.update(worked_example=worked_example(content.worked_example) if content.worked_example else None,
+                    rrf_example=named_in_page(left_out, content.page, "rrf_example", "the RRF example",
+                                              lambda qid: rrf_example(runs, settings.RRF_K, qid)),
+                    near_misses=near_misses(data["passages"], data["questions"]),
+                    prompt_examples=named_in_page(left_out, content.page, "prompt_example", "the prompt example",
+                                                  lambda pid: prompt_examples(corpus, pid)))
+        stage.summary = (f"BM25 worked example, RRF on {(data['rrf_example'] or {}).get('question')}, "
                          f"{len(data['near_misses'])} stemming misses, {len(rewrites)} rewrites")
 
     with log.stage("fts5") as stage:
@@ -157,15 +192,16 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool = Tr
                          f"one-byte lengths exact to {data['lucene_norms']['exact_up_to']} terms")
 
     with log.stage("samples") as stage:
-        data["samples"] = sample_data(corpus, data)
+        data["samples"] = attempt(left_out, "builder/page/sample_checks.py", "the code samples' corpus checks",
+                                  lambda: sample_data(corpus, data, content.page), {})
         stage.summary = f"{len(data['samples'])} samples' inputs checked against the corpus"
 
     with log.stage("labs") as stage:
-        data["labs"] = labs.lab_data(Build(site, data, vector_of, cache_dir, strict))
-        chunks = sum(len(s["chunks"]) for s in data["labs"]["chunking"]["settings"])
+        data["labs"] = labs.lab_data(Build(site, data, vector_of, cache_dir, strict), left_out)
+        chunks = sum(len(s["chunks"]) for s in data["labs"].get("chunking", {"settings": []})["settings"])
         stage.summary = f"{len(labs.LABS)} labs; chunking: {chunks} chunks"
     # `embedded` stays out of the data: it differs between a cold and a warm build.
-    return site, data, embedded, shipped
+    return site, data, embedded, shipped, left_out
 
 
 def model_files() -> Path:
@@ -186,10 +222,11 @@ def model_files() -> Path:
     return folder
 
 
-def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = True) -> RenderedPage:
+def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = True,
+           left_out: LeftOut | None = None) -> RenderedPage:
     with log.stage("render page") as stage:
         page = render_page(data, cache_dir, strict_claims=strict_claims,
-                           progress=log.progress("running samples"))
+                           progress=log.progress("running samples"), left_out=left_out)
         held = sum(result.held for result in page.claims)
         ran = sum(not run.cached for run in page.samples)
         practised = f", {len(page.quiz.questions)} practice questions" if page.quiz else ""
@@ -198,12 +235,18 @@ def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = Tru
     return page
 
 
-def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: bool = True, live: str = "auto") -> dict:
+def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: bool | None = True,
+               live: str = "auto") -> dict:
+    """Build the page into `out_dir`. strict_claims None: as the corpus's page.yaml says (the
+    corpus the prose was written for is strict; another one leaves out what does not hold)."""
     log = StageLog()
-    site, data, embedded, shipped = compute(corpus_dir, cache_dir, log, strict=strict_claims, live=live)
-    page = render(data, cache_dir, log, strict_claims=strict_claims)
+    site, data, embedded, shipped, left_out = compute(corpus_dir, cache_dir, log, strict=strict_claims, live=live)
+    strict_claims = site.content.page.strict if strict_claims is None else strict_claims
+    page = render(data, cache_dir, log, strict_claims=strict_claims, left_out=left_out)
     failed = [result for result in page.claims if not result.held]
-    if failed:
+    if left_out is not None:  # each one is a note: printed once, one line each
+        left_out.print_notes()
+    elif failed:
         print(f"warning: {len(failed)} claim(s) do not hold; the page says something the numbers don't:\n"
               + "\n".join("  " + result.describe() for result in failed), file=sys.stderr)
     if page.quiz and page.quiz.problems:
@@ -236,8 +279,8 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: 
 def list_claims(corpus_dir: Path, cache_dir: Path) -> int:
     """`build.py claims`: every checked claim on the page, held or failed. Exit 1 if any failed."""
     log = StageLog()
-    _, data, _, _ = compute(corpus_dir, cache_dir, log, strict=False)
-    page = render(data, cache_dir, log, strict_claims=False)
+    _, data, _, _, left_out = compute(corpus_dir, cache_dir, log, strict=False)
+    page = render(data, cache_dir, log, strict_claims=False, left_out=left_out)
     from builder.page.claims import claim_report
 
     print(claim_report(page.claims))

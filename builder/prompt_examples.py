@@ -2,16 +2,15 @@
 prompt carries, and what its id costs in tokens next to its URL; and, for section 12's note on
 prompt caching, what the part of every prompt that never changes costs (data.prompt_examples).
 
-Example: prompt_examples(corpus)["id_tokens"]["id"] -> 'refund-new'
+The passage is page.yaml's prompt_example.
+
+Example: prompt_examples(corpus, "bill-1")["id_tokens"]["id"] -> 'bill-1'
 """
 
 from engine.prompt import Source, build_prompt, source_block
 from engine.tokens import count_o200k
 
 from builder.core_data import source_of
-
-EXAMPLE = "refund-new"  # the passage whose block is shown and whose id and URL are counted
-
 
 def fixed_prefix() -> str:
     """The start every prompt shares, whatever the question and the sources: the rules, up to
@@ -27,8 +26,9 @@ def fixed_prefix() -> str:
     return first[:first.rindex("\n", 0, shared) + 1]  # whole lines only
 
 
-def prompt_examples(corpus) -> dict:
-    example = corpus.by_id[EXAMPLE]
+def prompt_examples(corpus, passage_id: str) -> dict:
+    """`passage_id`: the passage whose block is shown and whose id and URL are counted."""
+    example = corpus.by_id[passage_id]
     prefix = fixed_prefix()
     return {"block": source_block(source_of(example)),
             "fixed_prefix": {"text": prefix, "tokens": count_o200k(prefix)},

@@ -2,7 +2,7 @@
 would write them), searched with the same retrievers, and for multi-query, the rewrites'
 lists fused with RRF.
 
-Example: rewrite_texts([Rewrite("r1", "expansion", "refund?", ("refund policy",), "refund-new", "", 3)])
+Example: rewrite_texts([Rewrite("r1", "expansion", "refund?", ("refund policy",), "refund-1", "", 3)])
          -> ['refund?', 'refund policy']
 """
 

@@ -1,6 +1,6 @@
 """Search every question the page shows with both retrievers, fuse, and measure.
 
-Example: recall_table({"g01": {"bm25": 2, "dense": 1, "hybrid": 1}})["bm25"]["1"] -> [0, 1]
+Example: recall_table({"q1": {"bm25": 2, "dense": 1, "hybrid": 1}})["bm25"]["1"] -> [0, 1]
 
 Pure functions over the corpus and precomputed vectors: no model here. How scores become
 ranked lists (the rounding, the ties) is engine/ranking.py's.

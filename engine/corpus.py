@@ -1,7 +1,9 @@
 """Load the help center and the questions the engine is measured with, checking them as it goes.
 
 A corpus folder holds help/*.md (the passages), readers.yaml (who may read what),
-golden.yaml (the golden set) and tracers.yaml (the traced questions). Every problem found, in
+golden.yaml (the golden set) and tracers.yaml (the traced questions). A folder without a
+help/ of `## <id> | <section>` passages is read as a folder of documents instead
+(engine/folder_corpus.py: each file cut into passages by heading, the other files optional). Every problem found, in
 any file, is collected and raised together as a CorpusError whose lines name the file, the
 line, the id and the field, and say how to fix it. Nothing is computed from a corpus that has
 a problem. The file formats are described in corpus/README.md.
@@ -13,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.corpus_files import MAX_FILE_BYTES  # noqa: F401 (part of the loader's API)
-from engine.help_center import Passage, load_help_center
+from engine.folder_corpus import read_folder
+from engine.help_center import PASSAGE_HEADING, Passage, load_help_center
 from engine.problems import CorpusError, Problem, ProblemLog
 from engine.questions import GoldenQuestion, Tracer, load_golden, load_tracers
 from engine.readers import Reader, load_readers
@@ -27,6 +30,7 @@ class Corpus:
     tracers: tuple[Tracer, ...]
     readers: tuple[Reader, ...]
     root: str = ""
+    layout: str = "help center"  # or "documents": a folder of documents (engine/folder_corpus.py)
     warnings: tuple[str, ...] = ()
     by_id: dict[str, Passage] = field(default_factory=dict, compare=False, repr=False)
 
@@ -35,18 +39,41 @@ class Corpus:
         return {group for reader in self.readers for group in reader.groups}
 
 
+def is_help_center(root: Path) -> bool:
+    """Whether `root` has the help-center layout: a help/ folder with `## <id> | <section>` passages."""
+    folder = root / "help"
+    if not folder.is_dir():
+        return False
+    for path in folder.glob("*.md"):
+        with path.open("rb") as file:
+            text = file.read(MAX_FILE_BYTES + 1).decode("utf-8", errors="replace")
+        if any(PASSAGE_HEADING.match(line) for line in text.splitlines()):
+            return True
+    return not any(folder.iterdir())  # an empty help/ is a help center missing its documents
+
+
 def read_corpus(root: Path, out: ProblemLog) -> Corpus:
     """Everything under `root`, with each problem added to `out` (nothing raised): for a caller
     that checks more files of the same folder and reports all problems at once."""
-    readers = load_readers(root / "readers.yaml", out)
-    groups = {group for reader in readers for group in reader.groups}
-    passages = load_help_center(root / "help", groups, out)
+    if is_help_center(root):
+        readers = load_readers(root / "readers.yaml", out)
+        groups = {group for reader in readers for group in reader.groups}
+        passages = load_help_center(root / "help", groups, out)
+        golden, tracers, layout = load_golden(root / "golden.yaml", out), load_tracers(root / "tracers.yaml", out), \
+            "help center"
+    else:
+        if (root / "help").is_dir():
+            out.warn(root / "help", "holds no '## <id> | <section>' passages: the folder is read as documents, "
+                                    "each file cut into passages by heading")
+        passages, golden, tracers, readers = read_folder(root, out)
+        layout = "documents"
     corpus = Corpus(
         passages=tuple(passages),
-        golden=tuple(load_golden(root / "golden.yaml", out)),
-        tracers=tuple(load_tracers(root / "tracers.yaml", out)),
+        golden=tuple(golden),
+        tracers=tuple(tracers),
         readers=tuple(readers),
         root=str(root),
+        layout=layout,
         warnings=tuple(out.warnings),
         by_id={p.id: p for p in passages},
     )

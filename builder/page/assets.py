@@ -40,8 +40,8 @@ WORKER = ("embed-worker", "wordpiece", "model-files")  # site_src/scripts/<name>
 ENGINE = (
     "tokenize.js", "bm25.js", "fusion.js", "ranking.js",   # ranking: fusion's rrf
     "chunking.js", "text_key.js",
-    # documents.js (engine/documents.py: a page's prose, cut by a chunker setting) goes here
     "prompt.js", "citations.js", "guardrail.js", "access.js",  # citations: tokenize
+    "documents.js",                                           # documents: chunking, citations (entities)
     "evaluate.js", "significance.js", "projection.js",      # significance, projection: ranking
 )
 # Preact's browser build (package.json pins it; the build's Node renderer uses the same version).
@@ -50,7 +50,7 @@ STATIC = ("favicon.svg",)     # site_src/assets/, copied as they are
 # Keys of the data that only the build reads (prose, figures, templates); the browser's copy
 # leaves them out. Each lab's part travels in that lab's own file.
 BUILD_ONLY_KEYS = frozenset({"labs", "glossary", "worked_example", "rewrites", "rrf_example", "near_misses",
-                             "samples", "prompt_examples", "fts5", "lucene_norms"})
+                             "samples", "prompt_examples", "fts5", "lucene_norms", "page"})
 
 
 def joined(folder: Path, names) -> str:
@@ -125,6 +125,8 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
              ("assets/site.css", minify_css(stylesheet_source())),
              ("assets/data.js", provide("data", browser_core(data)))]
     for lab in LABS:
+        if lab.name not in data["labs"]:  # left out of a page built from another corpus
+            continue
         script = (lab.folder / "lab.js").read_text("utf-8")
         own = lab.browser_data(data["labs"][lab.name])
         found.append((f"assets/labs/{lab.name}.js",
@@ -147,5 +149,5 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     url = {name: versioned(name, content) for name, content in assets}
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
-            "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS},
+            "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS if f"assets/labs/{lab.name}.js" in url},
             "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views")}}

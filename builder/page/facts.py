@@ -1,15 +1,15 @@
 """The helpers prose and claims use to name numbers: every figure on the page is one of
 these calls over the build's data, never a number typed by hand.
 
-    {{ rank('upload-4021', 'dense') }}          rank of the right passage under dense
-    {{ rank('upload-4021', 'bm25', 'err-4290') }}  rank of any passage
-    {{ score('upload-4021', 'dense', 'err-4021')|num(3) }}
-    {{ top('okta-login', 'bm25') }}             the id ranked first
+    {{ rank('q-upload', 'dense') }}          rank of the right passage under dense
+    {{ rank('q-upload', 'bm25', 'err-9') }}  rank of any passage
+    {{ score('q-upload', 'dense', 'err-1')|num(3) }}
+    {{ top('q-login', 'bm25') }}             the id ranked first
     {{ recall('hybrid', 3) }}                   hits out of the golden set at k = 3
-    {{ tracer('api-rate-limit').sent }}         a traced question's record: the passages its prompt carries…
+    {{ tracer('q-limits').sent }}         a traced question's record: the passages its prompt carries…
     {{ data.labs.winners.counts.all.dense }}    anything else the build computed, by its key in the data
 
-Example: Facts(data).rank('upload-4021', 'bm25') -> 1
+Example: Facts(data).rank('q-upload', 'bm25') -> 1
 """
 
 from engine.evaluate import rank_of
@@ -57,7 +57,8 @@ class Facts:
         for q in self.questions.values():
             if q["text"].lower() == question.lower():
                 return q["id"]
-        raise KeyError(f"no question '{question}' in the build's data (golden ids g01…, tracer ids, or exact text)")
+        raise KeyError(f"no question '{question}' in the build's data (golden ids: g, then the place in golden.yaml "
+                       "in two digits; tracer ids; or the exact text)")
 
     def run(self, question: str, retriever: str) -> list[tuple[str, float]]:
         if retriever not in ("dense", "bm25", "hybrid"):

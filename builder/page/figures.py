@@ -16,15 +16,21 @@ from builder.page.errors import SampleError
 from builder.page.highlight import JsonLexer, PythonLexer, highlight
 from builder.page.samples import SAMPLES
 
-PREVIEW = "upload-4021"     # the question the pipeline figures follow
-SCALES_QUESTION = "upload-4021"
 SCALES_SHOWN = 4            # each retriever's best few, on one axis
-MISMATCH = "g30"            # the golden question that shares (almost) no word with its passage
 MISMATCH_SHOWN = 4          # BM25's best few, drawn above the right passage
 # Shown, compiled, never run (it needs an API key): a subfolder, so the sample runner and
 # tests/site/test_samples.py, which take only site_src/samples/*.py, never execute it.
 NOT_RUN = SAMPLES / "not-run"
-REPLY_TRACER = "refund-three-weeks"
+
+
+def followed(facts, field: str) -> str:
+    """The question or passage the corpus's page.yaml names for `field` (builder/page/page_config.py):
+    showcase (the pipeline figures), score_scales, vocabulary_mismatch, structured_reply."""
+    value = facts.data["page"].get(field)
+    if value is None:
+        raise KeyError(f"the corpus's page.yaml names no {field} (fix: add '{field}: <id>' to it, "
+                       "see corpus/README.md)")
+    return value
 
 
 def term_link(slug: str, shown: str) -> Markup:
@@ -33,8 +39,9 @@ def term_link(slug: str, shown: str) -> Markup:
 
 
 def three_steps(facts) -> str:
-    q = facts.question(PREVIEW)
-    top3 = facts.ids(PREVIEW, "hybrid", 3)
+    preview = followed(facts, "showcase")
+    q = facts.question(preview)
+    top3 = facts.ids(preview, "hybrid", 3)
     return flow(
         "fig-three-steps", "RAG in three steps",
         f"A question, '{q['text']}', is searched for in the help center; the best passages "
@@ -47,9 +54,10 @@ def three_steps(facts) -> str:
 
 
 def pipeline(facts) -> str:
-    q = facts.question(PREVIEW)
+    preview = followed(facts, "showcase")
+    q = facts.question(preview)
     ns = facts.namespace()
-    dense_top, bm25_top, hybrid_top = (facts.top(PREVIEW, r) for r in ("dense", "bm25", "hybrid"))
+    dense_top, bm25_top, hybrid_top = (facts.top(preview, r) for r in ("dense", "bm25", "hybrid"))
     return flow(
         "fig-pipeline", "The RAG pipeline: indexing offline, querying online",
         "Indexing: load each page with its source, chunk it, index every chunk twice (keywords and vectors), "
@@ -74,12 +82,13 @@ def pipeline(facts) -> str:
 
 def score_scales(facts) -> str:
     """Dense and BM25 scores of one question on one axis: the two scales side by side."""
-    q = facts.question(SCALES_QUESTION)
+    scales = followed(facts, "score_scales")
+    q = facts.question(scales)
     answer = q["answer"]
     rows = [(f"dense {i} · {pid}", score, pid == answer)
-            for i, (pid, score) in enumerate(facts.run(SCALES_QUESTION, "dense")[:SCALES_SHOWN], start=1)]
+            for i, (pid, score) in enumerate(facts.run(scales, "dense")[:SCALES_SHOWN], start=1)]
     rows += [(f"BM25 {i} · {pid}", score, pid == answer)
-             for i, (pid, score) in enumerate(facts.run(SCALES_QUESTION, "bm25")[:SCALES_SHOWN], start=1)]
+             for i, (pid, score) in enumerate(facts.run(scales, "bm25")[:SCALES_SHOWN], start=1)]
     return score_bars(
         "fig-score-scales", f"Dense and BM25 scores for “{q['text']}” on one axis", rows,
         Markup("Each retriever's top {} for “{}”, drawn to the same scale. Cosine similarities "
@@ -89,20 +98,21 @@ def score_scales(facts) -> str:
 
 
 def vocab_mismatch(facts) -> str:
-    q = facts.question(MISMATCH)
+    mismatch = followed(facts, "vocabulary_mismatch")
+    q = facts.question(mismatch)
     answer = q["answer"]
-    bm25 = facts.run(MISMATCH, "bm25")
-    rank = facts.rank(MISMATCH, "bm25")
+    bm25 = facts.run(mismatch, "bm25")
+    rank = facts.rank(mismatch, "bm25")
     rows = [(f"{i} · {pid}", score, pid == answer) for i, (pid, score) in enumerate(bm25[:MISMATCH_SHOWN], start=1)]
     if rank is None or rank > MISMATCH_SHOWN:
-        rows.append((f"{rank} · {answer}" if rank else f"– · {answer}", facts.score(MISMATCH, "bm25", answer), True))
+        rows.append((f"{rank} · {answer}" if rank else f"– · {answer}", facts.score(mismatch, "bm25", answer), True))
     return score_bars(
         "fig-vocab-mismatch", f"BM25 scores for “{q['text']}”",
         rows,
         Markup("BM25's first {} results for “{}” and, highlighted, the passage that answers it, "
                "<code>{}</code>, at rank {} of the {} passages that share a word with the question. "
                "Dense search ranks it {}.").format(MISMATCH_SHOWN, q["text"], answer, rank, len(bm25),
-                                                  facts.rank(MISMATCH, "dense")), digits=3)
+                                                  facts.rank(mismatch, "dense")), digits=3)
 
 
 def structured_request(facts) -> Markup:
@@ -131,7 +141,7 @@ def structured_request(facts) -> Markup:
 
 
 def structured_reply(facts) -> Markup:
-    tracer = next(t for t in facts.data["tracers"] if t["id"] == REPLY_TRACER)
+    tracer = facts.tracer(followed(facts, "structured_reply"))
     reply = {"answer": tracer["answer_text"],
              "claims": [{"text": c["text"], "source_id": c["source"], "quote": c["quote"]} for c in tracer["claims"]]}
     text = json.dumps(reply, indent=2, ensure_ascii=False)

@@ -65,7 +65,8 @@ def alphabetical(glossary: list[dict]) -> list[dict]:
 
 
 class GlossaryLinks:
-    def __init__(self, glossary: list[dict]):
+    def __init__(self, glossary: list[dict], left_out=None):
+        self.left_out = left_out  # another corpus's page: a term its glossary lacks is plain text, noted
         self.by_name = {}
         for entry in glossary:
             for name in (entry["slug"], entry["term"], *entry["aliases"]):
@@ -78,6 +79,10 @@ class GlossaryLinks:
             entry = self.by_name.get(name.strip().lower())
             if entry is None:
                 line = text[:match.start()].count("\n") + 1
+                if self.left_out is not None:
+                    self.left_out.note(f"{where}:~{line}", "a glossary link", shown,
+                                       f"this corpus's glossary.yaml has no term '{name}'; shown as plain text")
+                    return shown
                 raise ProseError(f"{where}:~{line}: glossary term '{name}' is not in corpus/glossary.yaml "
                                  f"(fix: add it there, or write [[existing term|{shown}]])")
             self.used.add(entry["slug"])

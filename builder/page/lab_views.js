@@ -7,7 +7,8 @@
  *             sources are run in order in one sandbox, as the browser runs them: the runtime's
  *             isomorphic files (format.js, page-data.js, views.js), then assets/data.js and
  *             assets/labs/<name>.js exactly as the build writes them
- *   drawings  {drawings: [{html, summary, state}]} in the request's order, or {error}
+ *   drawings  {drawings: [{html, summary, state}]} in the request's order, or {error}; with
+ *             "lenient": true, a drawing that fails is {html: "", summary: "", state, error}
  *
  * With --lines it answers one request per line of standard input (a JSON line each), for the
  * tests, which render thousands of states in one process.
@@ -36,6 +37,15 @@ async function drawAll(request) {
   const data = RAG.acceptData(await RAG.provided("data"), request.schema);
   const owns = new Map();
   return Promise.all(request.drawings.map(async ({ lab, state }) => {
+    if (!request.lenient) return drawOne(lab, state);
+    try {
+      return await drawOne(lab, state);
+    } catch (error) {
+      return { html: "", summary: "", state, error: String(error && error.message ? error.message : error) };
+    }
+  }));
+
+  async function drawOne(lab, state) {
     const spec = RAG.labSpec(lab);
     if (!spec) throw new Error(`site_src/labs/${lab}/lab.js did not define the lab "${lab}" (it must call RAG.lab("${lab}", {...}))`);
     if (!spec.view || !spec.props) {
@@ -51,7 +61,7 @@ async function drawAll(request) {
     }
     const { element, summary } = RAG.labDrawing(spec, accepted, input, {});
     return { html: renderToString(element), summary, state: accepted };
-  }));
+  }
 }
 
 async function answer(request) {

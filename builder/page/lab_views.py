@@ -8,7 +8,7 @@ the same views, so a lab looks the same with and without JavaScript by construct
 Node runs only when something it reads changed: drawings are cached in .cache/lab-views/ by a
 hash of the renderer, the scripts, the data and the states asked for.
 
-Example: views = LabViews(); mark = views.place("hybrid", {"q": "g05"}); ... views.fill(html, drawings)
+Example: views = LabViews(); mark = views.place("hybrid", {"q": "q1"}); ... views.fill(html, drawings)
 """
 
 import hashlib
@@ -38,6 +38,7 @@ class Drawing:
     html: str      # the view's markup, the lab's .lab-output children
     summary: str   # what the lab announces for this state
     state: dict    # the state as the lab's accept() cleaned it
+    error: str = ""  # drawn leniently (another corpus's page): why this one could not be drawn
 
 
 @dataclass
@@ -58,7 +59,8 @@ class LabViews:
 
     def fill(self, html: str, drawings: list[Drawing]) -> str:
         for placed, drawing in zip(self.placed, drawings):
-            html = html.replace(self.mark(placed["lab"], placed["state"]), drawing.html)
+            if not drawing.error:
+                html = html.replace(self.mark(placed["lab"], placed["state"]), drawing.html)
         return html
 
 
@@ -103,11 +105,14 @@ def run_renderer(request: dict) -> list[Drawing]:
 
 
 def draw(placed: list[dict], assets: dict[str, str | bytes], shared: tuple[str, ...], schema: int,
-         cache_dir: Path) -> list[Drawing]:
-    """Every placed lab's drawing, from the cache or from one run of Node."""
+         cache_dir: Path, lenient: bool = False) -> list[Drawing]:
+    """Every placed lab's drawing, from the cache or from one run of Node. `lenient` (another
+    corpus's page): a view that cannot draw gives a Drawing with its error, not a failed build."""
     if not placed:
         return []
     request = {"schema": schema, "sources": sources(assets, shared), "drawings": placed}
+    if lenient:
+        request["lenient"] = True
     folder = cache_dir / "lab-views"
     path = folder / f"{cache_key(request)}.json"
     if path.is_file():

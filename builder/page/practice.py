@@ -2,18 +2,18 @@
 each core section ({{ practice() }}) and all of them again in "Check yourself" (the quiz lab).
 
 A question is written like the prose: its texts may name numbers through the helpers of
-builder/page/facts.py ({{ rank('upload-4021', 'dense') }}), rendered by the build, and its
+builder/page/facts.py ({{ rank('q-upload', 'dense') }}), rendered by the build, and its
 `check` is a Python expression over the same helpers (like a {% claim %}) that proves the right
 choice right and, where it matters, the others wrong. `let` names expressions once for the
 texts and the check. Text between backticks reads as code.
 
     - id: fused-rank
       section: hybrid
-      let: {d: "rank('upload-4021', 'dense')"}
-      question: Dense search ranks `err-4021` {{ d }}. Where does fusion put it?
-      check: rank('upload-4021', 'hybrid') == 1 < d
+      let: {d: "rank('q-upload', 'dense')"}
+      question: Dense search ranks `err-1` {{ d }}. Where does fusion put it?
+      check: rank('q-upload', 'hybrid') == 1 < d
       choices:
-        - text: rank {{ rank('upload-4021', 'hybrid') }}
+        - text: rank {{ rank('q-upload', 'hybrid') }}
           right: true
           why: it is in both lists, and two shares beat one.
         - text: rank {{ d }}
@@ -160,7 +160,7 @@ def load_let(record: dict, path: Path, quiz_id: str, out: ProblemLog) -> tuple[t
         if not NAME.fullmatch(str(name)) or problem:
             out.add(path, raw.get("__line__", record["__line__"]), quiz_id, f"let.{name}",
                     f"is not a name and a Python expression: {problem or 'a name is lower-case letters, digits, _'}",
-                    "write 'name: expression', e.g. d: rank('upload-4021', 'dense')")
+                    "write 'name: expression', e.g. d: rank('q-upload', 'dense')")
             return None
         pairs.append((str(name), source))
     return tuple(pairs)

@@ -127,15 +127,23 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
         raise ProseError(f"site_src/sections/{path.name}:{error.lineno}: {error.message} "
                          "(fix: check the {{ … }} and {% … %} on that line)") from None
     where = f"site_src/sections/{path.name}"
+    left_out = env.globals.get("_left_out")
+
+    def formula(latex: str, display: bool = False) -> Markup:
+        if left_out is not None and left_out.marks_in(latex):  # a formula of what this corpus lacks: its marks
+            return left_out.marks_in(latex)
+        return fragments.block(math(latex, True)) if display else math(latex)
+
     try:
-        text = template.render(**namespace, **block_helpers(fragments), _section=where,
-                               math=lambda latex, display=False: fragments.block(math(latex, True)) if display else math(latex))
+        text = template.render(**namespace, **block_helpers(fragments), _section=where, math=formula)
     except (ProseError, ClaimFailed):
         raise
     except Exception as error:  # an expression that names data the corpus no longer has
         raise ProseError(f"{where}:{template_line(error)}: {type(error).__name__}: {error} "
                          "(fix: the expression on that line names something the build's data does not have; "
                          "check the ids it uses against the corpus)") from None
+    if left_out is not None:  # a page built from another corpus: sentences naming what it lacks go
+        text = left_out.remove_marked(text, where)
     text = glossary.replace(text, where)
     html = postprocess(fragments.restore(markdown_renderer().render(text)))
     return Section(match.group(2), int(match.group(1)), first[2:].strip(), html, where)
@@ -160,12 +168,23 @@ def number_words(value: int) -> str:
     return _TENS[tens] + (f"-{_UNITS[units]}" if units else "")
 
 
-def prose_environment(claims) -> Environment:
+def prose_environment(claims, left_out=None) -> Environment:
+    """The prose's Jinja. With `left_out` (builder/page/left_out.py, a page built from another
+    corpus), what the data lacks is a Missing that marks its sentence for removal, not an error."""
     env = Environment(loader=FileSystemLoader(str(SITE_SRC)),
-                      autoescape=True, undefined=StrictUndefined, extensions=[ClaimExtension, AsideExtension],
+                      autoescape=True, undefined=StrictUndefined if left_out is None else left_out.missing_class(),
+                      extensions=[ClaimExtension, AsideExtension],
                       keep_trailing_newline=True, bytecode_cache=bytecode_cache())
     env.globals["_claims"] = claims
     env.filters["num"] = lambda value, digits=0: f"{value:,.{digits}f}"
     env.filters["words"] = number_words
     env.filters["pct"] = lambda fraction, digits=0: f"{100 * fraction:.{digits}f}%"
+    if left_out is not None:
+        from builder.page.left_out import is_missing, lenient_filters
+
+        env.globals["_left_out"] = left_out
+        env.finalize = left_out.shown
+        env.filters = lenient_filters(env.filters)
+        counted = env.globals["range"]  # range(a missing count) is empty, not an error
+        env.globals["range"] = lambda *args: range(0) if any(map(is_missing, args)) else counted(*args)
     return env

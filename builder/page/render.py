@@ -9,6 +9,10 @@ script in Node (builder/page/lab_views.py) and put in place of its mark.
 
 {{ practice() }} at the end of a section draws that section's practice questions
 (builder/page/practice.py), rendered and checked before any section, and handed to the quiz lab.
+
+Built from a corpus the prose was not written for, `left_out` (builder/page/left_out.py) makes
+the prose lenient: what names data that corpus lacks is left out and noted, and the page opens
+with a banner that says so.
 """
 
 import json
@@ -19,7 +23,8 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures, lab_views, practice, reading_time, scroll_boxes, section_cache
+from builder.page import assets, figures, lab_views, left_out as leaving, practice, reading_time, scroll_boxes, \
+    section_cache
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.facts import Facts, boxed
@@ -50,7 +55,9 @@ def samples_to_run(cache_dir: Path, samples_dir: Path = SAMPLES) -> int:
                for p in samples_dir.glob("*.py"))
 
 
-def render_lab(name: str, namespace: dict, options: dict, views: lab_views.LabViews | None = None) -> Markup:
+def render_lab(name: str, namespace: dict, options: dict, views: lab_views.LabViews | None = None,
+               fit=None) -> Markup:
+    """`fit(state)`, on a page built from another corpus, fits the state to what that corpus has."""
     if name not in labs.BY_NAME:
         raise ProseError(f"no lab '{name}' (fix: use one of {', '.join(labs.BY_NAME)}, or add a folder "
                          "site_src/labs/<name>/, see site_src/README.md)")
@@ -59,20 +66,26 @@ def render_lab(name: str, namespace: dict, options: dict, views: lab_views.LabVi
     if unknown:
         raise ProseError(f"lab '{name}' has no setting {', '.join(unknown)} (fix: use {', '.join(lab.state) or 'none'})")
     state = {**lab.state, **{key: value for key, value in options.items() if key in lab.state}}
+    state = fit(state) if fit else state
     html = environment().get_template(f"{name}/lab.html").render(
         **namespace, name=name, lab=namespace["data"]["labs"][name], state=state, scripts=" ".join(lab.scripts),
         drawing=(views or lab_views.LabViews()).place(name, state), **{k: v for k, v in options.items() if k not in lab.state})
     return Markup(html)
 
 
-def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progress=None) -> RenderedPage:
+def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progress=None,
+                left_out: leaving.LeftOut | None = None) -> RenderedPage:
     """`progress(done, total)`, if given, is told as each uncached sample program finishes."""
     facts = Facts(data)
     namespace = facts.namespace()
-    claims = ClaimRegistry(namespace)
-    env = prose_environment(claims)
+    if left_out is not None:
+        namespace = leaving.lenient_namespace(namespace, left_out)
+    claims = ClaimRegistry(namespace, left_out.claim_left_out if left_out else None)
+    env = prose_environment(claims, left_out)
     quiz = prepare_practice(data, facts, env, namespace)
-    glossary = GlossaryLinks(data["glossary"])
+    if left_out is not None:
+        quiz = leaving.checked_quiz(quiz, data, facts.data, left_out)
+    glossary = GlossaryLinks(data["glossary"], left_out)
     samples: list[SampleRun] = []
     views = lab_views.LabViews()
     pending = samples_to_run(cache_dir / "samples") if progress else 0
@@ -88,9 +101,15 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         def figure(name: str, **options) -> Markup:
             if name not in figures.FIGURES:
                 raise ProseError(f"no figure '{name}' (fix: use one of {', '.join(figures.FIGURES)})")
+            if left_out is not None:
+                return fragments.block(leaving.figure_or_nothing(name, lambda: figures.FIGURES[name](facts, **options),
+                                                                 left_out))
             return fragments.block(figures.FIGURES[name](facts, **options))
 
         def lab(name: str, **options) -> Markup:
+            if left_out is not None:
+                return fragments.block(leaving.lab_or_note(name, data, left_out, lambda fit: render_lab(
+                    name, namespace, options, views, fit=fit), views))
             return fragments.block(render_lab(name, namespace, options, views))
 
         def block(html) -> Markup:
@@ -104,6 +123,9 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
 
         @pass_context
         def practice_here(context) -> Markup:
+            if left_out is not None and (quiz is None or not any(
+                    q["section"] == practice.section_slug(context["_section"]) for q in quiz.questions)):
+                return Markup("")  # another corpus's page: no practice questions here (noted with the quiz)
             return fragments.block(practice.block_for(context["_section"], quiz.questions if quiz else []))
 
         return {"sample": sample, "figure": figure, "lab": lab, "block": block, "reading_total": reading_total,
@@ -113,13 +135,19 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         """The section, from the cache when nothing that shapes it changed; its claims, samples
         and labs are counted either way."""
         key = section_cache.section_key(path, shared)
-        cached = section_cache.load(cache_dir, key)
+        # Another corpus's page is not cached: what it leaves out is noted as it renders.
+        cached = section_cache.load(cache_dir, key) if left_out is None else None
         if cached is None:
             before = (len(claims.results), len(samples), len(views.placed))
-            section = render_section(path, env, namespace, glossary, block_helpers)
+            if left_out is None:
+                section = render_section(path, env, namespace, glossary, block_helpers)
+            else:
+                section = leaving.section_or_note(path, lambda: render_section(path, env, namespace, glossary,
+                                                                              block_helpers), left_out)
             cached = section_cache.CachedSection(section, claims.results[before[0]:],
                                                  [run.name for run in samples[before[1]:]], views.placed[before[2]:])
-            section_cache.save(cache_dir, key, cached)
+            if left_out is None:
+                section_cache.save(cache_dir, key, cached)
             return section
         claims.results.extend(cached.claims)
         samples.extend(SampleRun(name, "", cached=True) for name in cached.samples)
@@ -137,9 +165,12 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     if strict_claims and claims.failures():
         raise ClaimFailed(claims.failures())
     files = assets.files(data)
-    drawings = lab_views.draw(views.placed, dict(files), assets.SHARED, data["schema"], cache_dir)
+    drawings = lab_views.draw(views.placed, dict(files), assets.SHARED, data["schema"], cache_dir,
+                              lenient=left_out is not None)
     links = assets.manifest(files)
     bodies = [views.fill(s.html, drawings) for s in sections]
+    if left_out is not None:
+        bodies = [leaving.drop_failed_labs(body, views.placed, drawings, left_out) for body in bodies]
     times = [reading_time.section_time(body) for body in bodies]
     totals = {"everything": sum(t.everything for t in times), "essentials": sum(t.essentials for t in times)}
     html = environment().get_template("page.html").render(
@@ -149,10 +180,13 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
                    "optional": t.essentials < 0.5}
                   for s, body, t in zip(sections, bodies, times)],
         glossary=alphabetical(data["glossary"]), schema=data["schema"], assets=links, live=bool(data.get("live")),
+        another_corpus=left_out.counts() if left_out is not None else None,
         assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
-    return RenderedPage(scroll_boxes.keyboard_reachable(reading_time.fill_totals(html, totals)), files, claims.results,
-                        samples, quiz)
+    html = scroll_boxes.keyboard_reachable(reading_time.fill_totals(html, totals))
+    if left_out is not None:
+        leaving.check_nothing_marked(html)
+    return RenderedPage(html, files, claims.results, samples, quiz)
 
 
 def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice.RenderedQuiz | None:

@@ -4,7 +4,10 @@ program). The build imports them and stops, naming the file, when a copy differs
 corpus or when a sample's result differs from the engine's; what they hold goes into the
 page's data under "samples" for the prose.
 
-Example: sample_data(corpus, data)["prompt_builder"]["sources"] -> ['refund-old', 'refund-new']
+The illustrative claims checked beside the checker sample (one quoting an outdated passage, and
+those showing what the checker cannot see) are the corpus's, from page.yaml.
+
+Example: sample_data(corpus, data, page)["prompt_builder"]["sources"] -> the ids of the sample's SOURCES
 """
 
 import ast
@@ -18,23 +21,6 @@ from engine.prompt import RULES, Source, build_prompt, source_block
 from builder.page.errors import SampleError
 from builder.page.samples import SAMPLES
 from site_src.labs.prompt.data import HOSTILE
-
-# Illustrative: a claim that quotes the outdated refund page word for word.
-STALE_CLAIM = Claim("You can get a full refund within 30 days of your payment.", "refund-old",
-                    "ask for a full refund within 30 days of your payment")
-# Illustrative: what the checker does not see, for section 8's list of its limits, each checked
-# by the engine on every build so the prose cannot drift from what the checker really does.
-LIMIT_CLAIMS = {
-    # a unit is not compared: a wrong one passes...
-    "unit_wrong": Claim("Free plans accept files up to 100 GB.", "err-4021", "100 MB for Free"),
-    # ...and a right one written in another unit fails
-    "unit_converted": Claim("Paid plans are refundable for two weeks after the payment.", "refund-new",
-                            "refundable within 14 days of the payment"),
-    # the same meaning in other words is not a quote
-    "paraphrase": Claim("Paid plans are refundable within 14 days of the payment.", "refund-new",
-                        "refunds are available for 14 days after you pay"),
-}
-
 
 def _load_sample(name: str):
     path = SAMPLES / f"{name}.py"
@@ -94,9 +80,11 @@ def with_hybrid_ranks(sample: dict, data: dict) -> dict:
     return {**sample, "ranks": [ranked.index(pid) + 1 if pid in ranked else None for pid in sample["sources"]]}
 
 
-def checker_sample(corpus) -> dict:
+def checker_sample(corpus, stale_claim: Claim | None = None, limit_claims: dict | None = None) -> dict:
     """Check site_src/samples/citations_check.py against the corpus and the engine; keep its
-    claims and the engine's verdict on each for the prose, with the stale and limit claims."""
+    claims and the engine's verdict on each for the prose, with page.yaml's illustrative claims:
+    the stale one (checked against the sample's sources) and those of the checker's limits, each
+    checked by the engine on every build so the prose cannot drift from what the checker does."""
     sample = _load_sample("citations_check")
     path = _where(SAMPLES / "citations_check.py")
     _check_copies("citations_check", {pid: {"text": text} for pid, text in sample.SOURCES.items()}, corpus)
@@ -106,14 +94,14 @@ def checker_sample(corpus) -> dict:
         if sample.check(claim, sample.SOURCES) != result.problems:
             raise SampleError(f"{path}: claim {n}: check() says {sample.check(claim, sample.SOURCES)!r}, "
                               f"engine/citations.py says {result.problems!r}")
-    stale = check_citations([STALE_CLAIM], dict(sample.SOURCES))[0]
+    stale = check_citations([stale_claim], dict(sample.SOURCES))[0] if stale_claim else None
     limits = {name: check_citations([claim], {claim.source_id: corpus.by_id[claim.source_id].text})[0]
-              for name, claim in LIMIT_CLAIMS.items()}
+              for name, claim in (limit_claims or {}).items()}
     return {"sources": list(sample.SOURCES),
             "claims": [{"text": c.text, "source_id": c.source_id, "quote": c.quote, "ok": r.ok,
                         "problems": r.problems} for c, r in zip(claims, results)],
-            "stale": {"text": STALE_CLAIM.text, "source_id": STALE_CLAIM.source_id, "quote": STALE_CLAIM.quote,
-                      "ok": stale.ok, "problems": stale.problems},
+            "stale": stale and {"text": stale.claim.text, "source_id": stale.claim.source_id, "quote": stale.claim.quote,
+                                "ok": stale.ok, "problems": stale.problems},
             "limits": {name: {"text": r.claim.text, "source_id": r.claim.source_id, "quote": r.claim.quote,
                               "ok": r.ok, "problems": r.problems} for name, r in limits.items()}}
 
@@ -147,7 +135,8 @@ def check_setting_copies() -> None:
                               f"{setting} = {value!r} (fix: copy it, into {name}.js too)")
 
 
-def sample_data(corpus, data: dict) -> dict:
+def sample_data(corpus, data: dict, page) -> dict:
+    """`page`: the corpus's page.yaml (builder/page/page_config.py), for its illustrative claims."""
     check_setting_copies()
     return {"prompt_builder": with_hybrid_ranks(prompt_sample(corpus), data),
-            "citations_check": checker_sample(corpus)}
+            "citations_check": checker_sample(corpus, page.stale_claim, page.checker_limits)}

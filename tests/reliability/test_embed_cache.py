@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import engine.dense
-from builder.embed_cache import EmbeddingCache
+from builder import embed_cache
+from builder.embed_cache import EmbeddingCache, text_key
 
 TEXTS = ["refund after three weeks", "QB-4021 upload", "sign in with Okta"]
 
@@ -61,3 +62,34 @@ def test_a_cache_of_another_model_is_not_read(tmp_path, fake_model, capsys):
     other = EmbeddingCache(tmp_path, "model-b")
     assert other.path != cache.path and other.entries == {}
     assert capsys.readouterr().err == ""
+
+
+def test_building_another_corpus_keeps_the_first_corpus_vectors(tmp_path, fake_model):
+    """A build keeps its own texts; another corpus built with the same cache folder does not
+    evict them, so the first corpus's next build embeds nothing."""
+    main, other = ["main one", "main two", "main three"], ["other one", "other two"]
+    for texts in (main, other):
+        cache = EmbeddingCache(tmp_path, "model-a")
+        cache.embed(texts)
+        cache.save(keep={text_key(t) for t in texts})
+    again = EmbeddingCache(tmp_path, "model-a")
+    again.embed(main)
+    assert again.stats.computed == 0 and fake_model == [main, other]
+
+
+def test_past_the_bound_the_least_recently_used_texts_go_first_and_a_builds_own_never(tmp_path, fake_model,
+                                                                                         monkeypatch):
+    monkeypatch.setattr(embed_cache, "MAX_ENTRIES", 4)
+    for texts in (["a1", "a2"], ["b1", "b2"], ["c1", "c2", "c3"]):
+        cache = EmbeddingCache(tmp_path, "model-a")
+        cache.embed(texts)
+        cache.save(keep={text_key(t) for t in texts})
+    kept = EmbeddingCache(tmp_path, "model-a").entries
+    # c's three, then one more: b was used after a, so a b text stays and both a texts go.
+    assert {text_key(t) for t in ["c1", "c2", "c3"]} <= set(kept) and len(kept) == 4
+    assert not {text_key(t) for t in ["a1", "a2"]} & set(kept)
+    big = EmbeddingCache(tmp_path, "model-a")
+    many = [f"d{i}" for i in range(6)]
+    big.embed(many)
+    big.save(keep={text_key(t) for t in many})
+    assert set(EmbeddingCache(tmp_path, "model-a").entries) == {text_key(t) for t in many}, "a build's own: all kept"

@@ -16,7 +16,7 @@ Example: fixtures(data)["texts"].cases[0] -> [""]
 
 import random
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cache
 
 import numpy as np
@@ -24,6 +24,7 @@ import numpy as np
 from engine.bm25 import BM25
 from engine.chunking import chunk_fixed, chunk_headings, chunk_sentences, split_sentences
 from engine.citations import normalize, quote_pieces
+from engine.documents import read_document
 from engine.guardrail import HELP_CENTER_HOSTS, PATTERNS
 from engine.projection import principal_axes
 from engine.settings import BM25_B, BM25_K1, FUSION_DEPTH, RRF_K
@@ -31,6 +32,7 @@ from engine.significance import Z_95
 from site_src.labs.chunking.data import grid_settings, prose_of
 from support.caches import build_vectors
 from support.citation_cases import CLAIM_CASES, EXTRA_SOURCES, TEXTS
+from twins.document_inputs import EMPTY, HOSTILE_HTML, HUGE, MARKDOWN_WITH_HTML, UNICODE as DOCUMENT_UNICODE, corpus_markdown
 
 SEED = 23
 
@@ -253,6 +255,8 @@ def fixtures(data: dict) -> dict[str, Fixture]:
         "acl": Fixture([[ranked, acl, g, k] for ranked in (ids, ids[::-1], [pid for pid, _ in runs[golden[0]["id"]]["hybrid"]])
                         for g in groups for k in (0, 1, 3, 8, 40, -1)]),
         "groups": Fixture([[list(p["acl"]), list(g)] for p in passages[:10] for g in groups] + [[[], []], [["a"], ["a"]]]),
+        # documents
+        **document_fixtures(markdown),
         # evaluation
         "golden rankings": Fixture([[[pid for pid, _ in runs[q["id"]][r]], q["answer"]] for q in golden
                                     for r in ("dense", "bm25", "hybrid")] + [[[], "x"], [["a", "a"], "a"], [ids, "nope"]]),
@@ -332,6 +336,36 @@ TIE_LISTS = [
     [["a", "b", "c", "d"], [0.0078125, 0.0078125, 0.0234375, 0.1234565]],
     [[f"p{i}" for i in range(200)], [round(i % 7 / 7, 3) for i in range(200)]],
 ]
+
+
+# Every chunker, at the ends of its sliders and in between (the lab's whole grid runs on the lab's page).
+DOCUMENT_SETTINGS = ([{"chunker": "fixed", "size": s, "overlap": o} for s, o in ((5, 0), (5, 2), (12, 0), (25, 10), (40, 20))]
+                     + [{"chunker": "sentences", "limit": m, "repeat": r} for m, r in ((5, 0), (12, 2), (40, 1), (80, 2))]
+                     + [{"chunker": "headings"}, {"chunker": "page"}, {"chunker": "words"}])
+KINDS = ("markdown", "html", "text")
+
+
+def document_fixtures(lab_page: str) -> dict[str, "Fixture"]:
+    """engine/documents.py's inputs: the repository's Markdown, the odd, hostile, empty and huge
+    texts of tests/twins/document_inputs.py, each read as each kind, cut by every chunker."""
+    named = corpus_markdown() + [(f"case-{i}.md", t) for i, t in
+                                 enumerate(DOCUMENT_UNICODE + HOSTILE_HTML + MARKDOWN_WITH_HTML + EMPTY)]
+    texts = [text for _, text in named]
+    huge = [(f"huge-{i}.html", t) for i, t in enumerate(HUGE)]
+    read = [[source, text, kind] for source, text in named for kind in KINDS]
+    return {
+        "file names": Fixture([[name] for name in ("a.md", "B.MARKDOWN", "c.html", "d.HTM", "e.txt", "f", ".md", "g.md.txt",
+                                                   "h.pdf", "i.docx", "dir/j.html", "", "k.md ")]),
+        "html texts": Fixture([[t, markdown] for t in texts for markdown in (False, True)]),
+        "document texts": Fixture([[t] for t in texts]),
+        "front matters": Fixture([[t.split("\n")] for t in texts]),
+        "documents": Fixture(read + [[source, text, None] for source, text in named[:40]]),
+        "documents read": Fixture([[asdict(read_document(*case)), words] for case in read for words in (None, 12)]),
+        "huge documents": Fixture([[text] for _, text in huge]),
+        "huge documents read": Fixture([[source, text, None] for source, text in huge]),
+        "pages cut": Fixture([[setting, t] for t in texts for setting in DOCUMENT_SETTINGS]),
+        "lab grid cuts": Fixture([[setting, lab_page] for setting in grid_settings()]),
+    }
 
 
 def bm25_scores(data: dict) -> list[list[float]]:

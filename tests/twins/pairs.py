@@ -17,8 +17,10 @@ from typing import Callable
 
 import numpy as np
 
-from engine import (access, bm25, chunking, citations, evaluate, fusion, guardrail, projection, prompt, ranking,
-                    significance, text_key, tokenize)
+from dataclasses import asdict
+
+from engine import (access, bm25, chunking, citations, documents, evaluate, fusion, guardrail, projection, prompt,
+                    ranking, significance, text_key, tokenize)
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,18 @@ def utf16_position(find_whole, text, piece, start):
     assert start == 0 or js_start == start, "fixtures start the search at 0 or in the BMP"
     found = find_whole(text, piece, start)
     return found if found < 0 else len(text[:found].encode("utf-16-le", "surrogatepass")) // 2
+
+
+def as_dicts(read, *args):
+    """documents.py's dataclasses as the plain objects the twin returns."""
+    found = read(*args)
+    return [asdict(item) for item in found] if isinstance(found, (list, tuple)) else asdict(found)
+
+
+def of_document(passages, document, max_words):
+    """The twin takes a document as a plain object; Python, as its dataclass."""
+    blocks = tuple(documents.Block(**block) for block in document["blocks"])
+    return [asdict(p) for p in passages(documents.Document(**{**document, "blocks": blocks}), max_words)]
 
 
 def contributions(explain, index, query, at):
@@ -130,6 +144,20 @@ PAIRS = (
     Pair(access.can_read,                       "canRead",                ("groups",)),
     Pair(access.pre_filter,                     "preFilter",              ("acl",)),
     Pair(access.post_filter,                    "postFilter",             ("acl",)),
+    Pair(documents.kind_of,                     "documentKind",           ("file names",)),
+    Pair(documents.html_tokens,                 "htmlTokens",             ("html texts",)),
+    Pair(documents.html_blocks,                 "htmlBlocks",             ("document texts",), as_dicts),
+    Pair(documents.markdown_html,               "markdownHtml",           ("document texts",)),
+    Pair(documents.inline_text,                 "inlineText",             ("document texts",)),
+    Pair(documents.front_matter,                "frontMatter",            ("front matters",)),
+    Pair(documents.markdown_blocks,             "markdownBlocks",         ("document texts", "huge documents"), as_dicts),
+    Pair(documents.text_blocks,                 "textBlocks",             ("document texts",), as_dicts),
+    Pair(documents.read_document,               "readDocument",           ("documents", "huge documents read"), as_dicts),
+    Pair(documents.passages,                    "documentPassages",       ("documents read",), of_document),
+    Pair(documents.prose_of,                    "proseOf",                ("document texts", "markdown pages")),
+    Pair(documents.page_text,                   "pageText",               ("document texts", "markdown pages")),
+    Pair(documents.heading_markdown,            "headingMarkdown",        ("document texts", "markdown pages")),
+    Pair(documents.chunk_with,                  "chunkWith",              ("pages cut", "lab grid cuts")),
     Pair(evaluate.rank_of,                      "rankOf",                 ("golden rankings",)),
     Pair(evaluate.recall_at_k,                  "recallAtK",              ("golden ranks",)),
     Pair(evaluate.passages_found,               "passagesFound",          ("passages found",)),

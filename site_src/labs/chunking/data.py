@@ -3,8 +3,10 @@ every chunk scored against the lab's two questions by real MiniLM cosine, and wh
 
 The sliders offer a grid of settings (GRID): fixed-size chunks of 5 to 40 words with an
 overlap of up to half the size, and whole sentences up to a word limit with 0 to 2 sentences
-repeated; plus one chunk per heading and the whole page. The browser chunks the page itself
-with the engine's JavaScript twin (site_src/engine/chunking.js); the build embeds every chunk
+repeated; plus one chunk per heading and the whole page. The page is read and cut by
+engine/documents.py (prose_of, page_text, chunk_with, over engine/chunking.py's chunkers); the
+browser cuts it itself with their JavaScript twins (site_src/engine/documents.js and
+chunking.js); the build embeds every chunk
 any point of the grid can produce and ships, per distinct chunk text, its cosine to each
 question, keyed by a short hash of the text (text_key). The six settings the prose compares
 (PRESETS) are points of that grid; their chunks, ranks and outcomes stay in the build's data
@@ -21,9 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.chunking import chunk_fixed, chunk_headings, chunk_sentences, split_sentences, words
+from engine.chunking import words
 from engine.citations import normalize
 from engine.corpus_files import read_text, split_front_matter
+from engine.documents import chunk_with, page_text, prose_of  # noqa: F401 (the lab's cuts, read by its tests too)
 from engine.fields import check_id, check_url, required_str
 from engine.problems import ProblemLog
 from engine.ranking import best_first
@@ -32,7 +35,8 @@ from engine.text_key import text_key as engine_text_key
 # The state the page opens on: the chunker, the settings of each chunker's sliders (kept while
 # another chunker is shown), and the question.
 STATE = {"chunker": "fixed", "size": 25, "overlap": 0, "limit": 40, "repeat": 1, "q": "q1"}
-SCRIPTS = ("engine",)  # the browser's twin of engine/chunking.py cuts the page for any setting
+# The browser's twins of engine/chunking.py and engine/documents.py cut the page for any setting.
+SCRIPTS = ("engine",)
 # For the prose's claims only: the presets' chunks and outcomes, and the sweep of the fixed-size grid.
 BUILD_ONLY = ("settings", "outcomes", "sweep")
 # The facts each question needs (chunking-lab.md names them; corpus/README.md says which
@@ -119,38 +123,8 @@ PRESETS = (
 SETTINGS = tuple((setting, label) for setting, label, _ in PRESETS)
 
 
-_HEADING_LINE = re.compile(r"^#{1,6}\s")
-_HEADING_MARK = re.compile(r"^#{1,6}\s+")
-
-
-@lru_cache(maxsize=8)  # the grid cuts one page hundreds of times
-def prose_of(markdown: str) -> str:
-    """The page's paragraphs without the heading lines, as a plain-text extractor gives them."""
-    return " ".join(line.strip() for line in markdown.splitlines() if line.strip() and not _HEADING_LINE.match(line))
-
-
-def page_text(markdown: str) -> str:
-    """The whole page as one text: headings kept as lines of their own."""
-    return "\n".join(_HEADING_MARK.sub("", line).strip() for line in markdown.splitlines() if line.strip())
-
-
 def max_overlap(size: int) -> int:
     return min(size // 2, GRID["overlap"][1])
-
-
-def chunk_with(setting: dict, markdown: str) -> list[str]:
-    """The page cut by one setting: {"chunker": "fixed", "size", "overlap"}, {"chunker":
-    "sentences", "limit", "repeat"}, {"chunker": "headings"} or {"chunker": "page"}."""
-    chunker = setting["chunker"]
-    if chunker == "fixed":
-        return chunk_fixed(prose_of(markdown), setting["size"], setting["overlap"])
-    if chunker == "sentences":
-        return chunk_sentences(split_sentences(prose_of(markdown)), setting["limit"], setting["repeat"])
-    if chunker == "headings":
-        return chunk_headings(markdown)
-    if chunker == "page":
-        return [page_text(markdown)]
-    raise ValueError(f"no chunker '{chunker}' (use one of {', '.join(c for c, _ in CHUNKERS)})")
 
 
 def chunk_page(setting_id: str, markdown: str) -> list[str]:

@@ -1,6 +1,6 @@
 /* The chunking lab: one help page cut by a chunker the reader sets (fixed size with overlap,
  * whole sentences up to a word limit, one chunk per heading, or the whole page). The view cuts
- * the page with the engine's JavaScript twin (RAG.engine.chunkFixed...), draws it whole with a
+ * the page with the engine's JavaScript twin (RAG.engine.chunkWith), draws it whole with a
  * cut line where each chunk starts, each chunk underlined (the overlap carries two lines) and the
  * top chunk highlighted in place, then lists the chunks by rank, each with its real cosine to the question: the build embedded
  * every chunk the sliders can make and ships each one's cosines, keyed by a hash of its text
@@ -32,26 +32,13 @@
 
   /* ------------------------------------------------------------- the page, once per data */
 
-  /** data.py prose_of and page_text, and the page as drawn: heading and paragraph blocks, each
-   *  word with its place in the block's text, among the page's words and among the prose's. */
+  /** The page as engine/documents.py reads it (its twin: RAG.engine.markdownBlocks, proseOf,
+   *  pageText), and as drawn: heading and paragraph blocks, each word with its place in the
+   *  block's text, among the page's words and among the prose's. */
   function readPage(markdown) {
     const E = RAG.engine;
-    const HEADING_LINE = new RegExp("^#{1,6}[" + E.SPACE + "]");  // data.py's ^#{1,6}\s, in Python's \s
-    const HEADING_MARK = new RegExp("^#{1,6}[" + E.SPACE + "]+");
     const run = new RegExp("[^" + E.SPACE + "]+", "g");  // a word, as str.split() finds them
-    const lines = E.splitLines(markdown);
-    const prose = lines.filter((line) => E.strip(line) && !HEADING_LINE.test(line)).map(E.strip).join(" ");
-    const pageText = lines.filter((line) => E.strip(line)).map((line) => E.strip(line.replace(HEADING_MARK, ""))).join("\n");
-    const blocks = [];
-    let paragraph = null;
-    for (const line of lines) {
-      if (!E.strip(line)) { paragraph = null; continue; }
-      if (HEADING_LINE.test(line)) {
-        blocks.push({ heading: true, text: E.strip(line.replace(HEADING_MARK, "")) });
-        paragraph = null;
-      } else if (paragraph) paragraph.text += ` ${E.strip(line)}`;
-      else blocks.push(paragraph = { heading: false, text: E.strip(line) });
-    }
+    const blocks = E.markdownBlocks(markdown).map((block) => ({ heading: block.level > 0, text: block.text }));
     const pageWords = [];
     const proseWords = [];
     blocks.forEach((block, b) => {
@@ -64,7 +51,7 @@
         if (!block.heading) { word.prose = proseWords.length; proseWords.push(word); }
       }
     });
-    return { prose, pageText, blocks, pageWords, proseWords };
+    return { prose: E.proseOf(markdown), pageText: E.pageText(markdown), blocks, pageWords, proseWords };
   }
 
   /** The character spans of the fact phrases in a text, as data.py fact_segments finds them:
@@ -107,14 +94,11 @@
 
   /* ---------------------------------------------------------------- one state */
 
+  /** The page cut by the state's chunker (engine/documents.py chunk_with's twin), and the words
+   *  its chunks are made of: the prose's for fixed and sentence chunks, the whole page's else. */
   function cut(state, own, page) {
-    const E = RAG.engine;
-    if (state.chunker === "fixed") return { texts: E.chunkFixed(page.prose, state.size, state.overlap), words: page.proseWords };
-    if (state.chunker === "sentences") {
-      return { texts: E.chunkSentences(E.splitSentences(page.prose), state.limit, state.repeat), words: page.proseWords };
-    }
-    if (state.chunker === "headings") return { texts: E.chunkHeadings(own.markdown), words: page.pageWords };
-    return { texts: [page.pageText], words: page.pageWords };
+    const texts = RAG.engine.chunkWith(state, own.markdown);
+    return { texts, words: state.chunker === "fixed" || state.chunker === "sentences" ? page.proseWords : page.pageWords };
   }
 
   /** Where each chunk lies among `words`: its first word and its length, found in order. */
