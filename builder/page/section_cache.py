@@ -20,7 +20,7 @@ from builder.page.prose import Section
 from builder.sources import ROOT, SITE_SRC
 
 # What shapes every section besides its own file: the code that renders prose, claims, facts,
-# figures, samples and labs' frames, and the templates, lab frames and sample programs it includes.
+# figures, samples and labs' frames, and the templates, lab frames (with their data steps) and sample programs it includes.
 RENDERING_CODE = (*sorted((ROOT / "builder" / "page").glob("*.py")), ROOT / "builder" / "labs.py",
                   ROOT / "builder" / "sources.py")
 KEEP = 60  # cached sections kept: a few builds' worth
@@ -36,7 +36,8 @@ class CachedSection:
 
 def included_files() -> list[Path]:
     templates = sorted((SITE_SRC / "templates").glob("*.html"))
-    frames = sorted((SITE_SRC / "labs").glob("*/lab.html"))
+    # A lab's frame is drawn from its lab.html and from what its data step declares (SCRIPTS, STATE).
+    frames = sorted((SITE_SRC / "labs").glob("*/lab.html")) + sorted((SITE_SRC / "labs").glob("*/data.py"))
     samples = sorted(p for p in (SITE_SRC / "samples").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     return [*templates, *frames, *samples]
 

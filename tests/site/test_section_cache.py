@@ -112,6 +112,8 @@ INCLUDED_EDITS = {
                  '<p class="lab-kicker">Lab to try</p>'),
     "lab frame": ("labs/bm25/lab.html", '<p class="lab-intro">BM25 over all',
                   '<p class="lab-intro">Newly written words. BM25 over all', "Newly written words. BM25 over all"),
+    "lab data step": ("labs/hybrid/data.py", 'SCRIPTS = ("engine",)', 'SCRIPTS = ("engine", "live-search")',
+                      'data-scripts="engine live-search"'),
     "sample": ("samples/rrf_fuse.py", '"""Reciprocal rank fusion of the real result lists',
                '"""Reciprocal rank fusion, newly commented, of the real result lists', "newly commented"),
 }
