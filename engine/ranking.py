@@ -8,11 +8,15 @@ build or the browser ranked it.
     dense_ranking    by cosine (the vectors are unit length: the dot product)
     bm25_ranking     by BM25, only the passages that share a term with the query
     hybrid_ranking   reciprocal rank fusion of the two lists' tops, rounded
+    places           each item's place with ties shown: the first and last rank its tie spans
+    rank_label       "2" for a place of its own, "2=" for one it shares
 
-The ordering reads the unrounded scores; only what is kept is rounded.
+The ordering reads the unrounded scores; only what is kept is rounded. Two scores that are equal
+to the build's 6 decimals are a tie: the order between them is the corpus's, not the
+retriever's, so the page shows them as sharing a place (competition ranking: 1, 2=, 2=, 4).
 
 Twin: site_src/engine/ranking.js (roundTo, roundScore, bestFirst, ranked, denseRanking,
-bm25Ranking, hybridRanking), proven equal by tests/twins/.
+bm25Ranking, hybridRanking, places, rankLabel), proven equal by tests/twins/.
 
 Example: ranked(["a", "b", "c"], [0.5, 0.9, 0.5]) -> [('b', 0.9), ('a', 0.5), ('c', 0.5)]
 """
@@ -62,3 +66,27 @@ def hybrid_ranking(dense: list[tuple[str, float]], bm25: list[tuple[str, float]]
     """The top `depth` of each list fused by RRF with constant `k`, scores rounded."""
     lists = [[pid for pid, _ in dense[:depth]], [pid for pid, _ in bm25[:depth]]]
     return [(pid, round_score(score)) for pid, score in rrf(lists, k=k)]
+
+
+def places(ranking: list) -> list[tuple[int, int]]:
+    """For a ranked list of (id, score) pairs, scores as the build keeps them: each item's place,
+    (first, last), the ranks its tie spans; (r, r) when no other item has its score.
+
+    Example: places([("a", 0.9), ("b", 0.5), ("c", 0.5), ("d", 0.1)]) -> [(1, 1), (2, 3), (2, 3), (4, 4)]
+    """
+    found: list[tuple[int, int]] = []
+    start = 0
+    for end in range(1, len(ranking) + 1):
+        if end == len(ranking) or ranking[end][1] != ranking[start][1]:
+            found += [(start + 1, end)] * (end - start)
+            start = end
+    return found
+
+
+def rank_label(place: tuple[int, int]) -> str:
+    """How the page writes a place: its first rank, and "=" when the rank is shared.
+
+    Example: [rank_label((2, 3)), rank_label((4, 4))] -> ['2=', '4']
+    """
+    first, last = place
+    return f"{first}=" if last > first else str(first)

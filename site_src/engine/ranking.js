@@ -1,5 +1,5 @@
 /* site_src/engine/ranking.js: the twin of engine/ranking.py (round_score, best_first, ranked,
-   dense_ranking, bm25_ranking, hybrid_ranking) and of Python's round(x, digits) (roundTo), which
+   dense_ranking, bm25_ranking, hybrid_ranking, places, rank_label) and of Python's round(x, digits) (roundTo), which
    every other twin that keeps a rounded figure calls. Uses fusion.js.
 
    roundTo is Python's round: the decimal nearest the double's exact value, an exact half to the
@@ -82,5 +82,22 @@
     return E.rrf([top(dense), top(bm25)], k).map(([id, score]) => [id, roundScore(score)]);
   }
 
-  Object.assign(E, { roundTo, roundScore, bestFirst, ranked, denseRanking, bm25Ranking, hybridRanking });
+  /** Each item's place in a ranked [[id, score]] list, [first, last]: the ranks its tie spans.
+   *  Example: places([["a", .9], ["b", .5], ["c", .5]]) -> [[1, 1], [2, 3], [2, 3]] */
+  function places(ranking) {
+    const found = [];
+    let start = 0;
+    for (let end = 1; end <= ranking.length; end++) {
+      if (end === ranking.length || ranking[end][1] !== ranking[start][1]) {
+        for (let i = start; i < end; i++) found.push([start + 1, end]);
+        start = end;
+      }
+    }
+    return found;
+  }
+
+  /** "2" for a place of its own, "2=" for one it shares. */
+  const rankLabel = ([first, last]) => (last > first ? `${first}=` : String(first));
+
+  Object.assign(E, { roundTo, roundScore, bestFirst, ranked, denseRanking, bm25Ranking, hybridRanking, places, rankLabel });
 })();

@@ -2,7 +2,7 @@
 each expected value written out by hand."""
 
 from engine.bm25 import BM25
-from engine.ranking import best_first, bm25_ranking, hybrid_ranking, ranked, round_score
+from engine.ranking import best_first, bm25_ranking, hybrid_ranking, places, rank_label, ranked, round_score
 
 
 def test_a_score_keeps_6_decimals_and_an_exact_half_goes_to_the_even_digit():
@@ -28,3 +28,11 @@ def test_hybrid_fuses_each_lists_top_depth_with_rrf_and_rounds():
     bm25 = [("c", 5.0), ("a", 4.0)]
     assert hybrid_ranking(dense, bm25, depth=2, k=60) == [("a", round(1 / 61 + 1 / 62, 6)), ("c", round(1 / 61, 6)),
                                                           ("b", round(1 / 62, 6))]
+
+
+def test_tied_scores_share_a_place_and_the_label_says_so():
+    # BM25 gives api-limits and err-4290 the same score for "What does QB-4290 mean?": rank 1=, both.
+    ranking = [("api-limits", 4.1026), ("err-4290", 4.1026), ("err-4011", 1.2), ("sso-1", 0.4), ("trash-1", 0.4)]
+    assert places(ranking) == [(1, 2), (1, 2), (3, 3), (4, 5), (4, 5)]
+    assert [rank_label(p) for p in places(ranking)] == ["1=", "1=", "3", "4=", "4="]
+    assert places([]) == [] and places([("a", 0.1)]) == [(1, 1)]

@@ -117,6 +117,8 @@ PAIRS = (
     Pair(ranking.dense_ranking,                 "denseRanking",           ("dense vectors",), as_matrix),
     Pair(ranking.bm25_ranking,                  "bm25Ranking",            ("bm25 rankings",)),
     Pair(ranking.hybrid_ranking,                "hybridRanking",          ("hybrid runs",)),
+    Pair(ranking.places,                        "places",                 ("rankings",)),
+    Pair(ranking.rank_label,                    "rankLabel",              ("places",)),
     Pair(str.isspace,                           "isSpace",                ("every code unit",)),
     Pair(str.strip,                             "strip",                  ("texts", "every code unit")),
     Pair(str.splitlines,                        "splitLines",             ("texts", "markdown pages")),
