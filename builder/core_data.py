@@ -21,10 +21,20 @@ PROMPT_SIZES = range(3, 11)  # the prompt lab's range of passages per prompt
 
 
 def questions_of(corpus) -> list[Question]:
-    """Every question the build searches for: golden, then tracer."""
-    questions = [Question(g.id, g.question, "golden", g.answer_id, g.paraphrase) for g in corpus.golden]
-    questions += [Question(t.id, t.question, "tracer", t.answer_id) for t in corpus.tracers]
+    """Every question the build searches for: golden, then tracer, then those nothing answers."""
+    questions = [Question(g.id, g.question, "golden", g.answers, g.group, g.reader) for g in corpus.golden]
+    questions += [Question(t.id, t.question, "tracer", (t.answer_id,)) for t in corpus.tracers]
+    questions += [Question(u.id, u.question, "unanswerable") for u in getattr(corpus, "unanswerable", ())]
     return questions
+
+
+def question_record(q: Question, golden_by_id: dict) -> dict:
+    """A question as the data carries it; `answer` is the first of its answers, the one the page
+    names when it names one."""
+    golden = golden_by_id.get(q.id)
+    return {"id": q.id, "text": q.text, "set": q.set, "answer": q.answer_id, "answers": list(q.answers),
+            "group": q.group, "paraphrase": q.paraphrase, "reader": q.reader,
+            "partial": [{"id": p.id, "note": p.note} for p in golden.partial] if golden else []}
 
 
 def passage_record(p) -> dict:
@@ -74,8 +84,7 @@ def page_data(site, questions: list[Question], runs: dict, tokens: dict, model: 
         "model": model,
         "settings": settings.as_data(),
         "passages": [passage_record(p) for p in corpus.passages],
-        "questions": [{"id": q.id, "text": q.text, "set": q.set, "answer": q.answer_id, "paraphrase": q.paraphrase}
-                      for q in questions],
+        "questions": [question_record(q, {g.id: g for g in corpus.golden}) for q in questions],
         "runs": {qid: {name: [[pid, score] for pid, score in ranking] for name, ranking in run.items()}
                  for qid, run in runs.items()},
         "index": {"vocabulary": len(index.postings), "avg_len": index.avg_len},

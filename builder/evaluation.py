@@ -3,19 +3,23 @@ for every recall figure, paired sign tests between retrievers and the bars they 
 when several are run at once (Bonferroni's and Holm's), which questions' right passages reach
 the prompt, how much fusion's two settings move recall, what a convex combination of scores
 finds beside reciprocal rank fusion, and how recall and the hit rate part on a question that
-needs two passages, all from the ranks of the right passages (data.ranks) and the runs. The
-prose of sections 6 and 11 and the recall lab read it as data.evaluation. The interval and the
-sign test themselves are engine/significance.py's.
+needs two passages, all from the places of the right passages (data.ranks: [first, last], ties
+spanning first..last) and each golden question's run as its reader gets it (data.golden_runs).
+A question counts as found at k only when its place ends within k (a tie that straddles k is no
+sure hit; data.recall's with_ties says how many it could be). Also every tie among the golden
+questions' top 5, and how far the first passage leads the second where a retriever puts a right
+passage first. The prose of sections 6 and 11 and the recall lab read it as data.evaluation. The
+interval and the sign test themselves are engine/significance.py's.
 
-Example: paired({"q1": {"a": 1, "b": 4}, "q2": {"a": 2, "b": 1}}, "a", "b", 3)
+Example: paired({"q1": {"a": [1, 1], "b": [4, 4]}, "q2": {"a": [2, 2], "b": [1, 1]}}, "a", "b", 3)
          -> {"a_only": ["q1"], "b_only": [], "p": 1.0}: one question of difference is no evidence.
 """
 
 import re
 
 from engine.convex_fusion import convex_fusion
-from engine.evaluate import passages_found, rank_of, recall_at_k
-from engine.fusion import rrf
+from engine.evaluate import hit_place, hits_at_k, passages_found, rank_of
+from engine.ranking import hybrid_ranking, places, round_score
 from engine.settings import FUSION_DEPTH, PROMPT_PASSAGES, RRF_K, SIGNIFICANCE
 from engine.significance import sign_test, wilson
 from engine.tokenize import tokenize
@@ -27,10 +31,15 @@ SWEEP_DEPTHS = (4, 8, 12, 20, 40)      # how deep each retriever's list goes int
 CONVEX_ALPHAS = tuple(round(0.1 * i, 1) for i in range(1, 10))  # weights on dense tried, 0.1 to 0.9
 
 
+def sure_hit(place, k: int) -> bool:
+    """Is a right passage at this place ([first, last], or None) surely in the top k?"""
+    return place is not None and place[1] <= k
+
+
 def paired(ranks: dict, a: str, b: str, k: int) -> dict:
-    """The questions only `a` finds in its top k, those only `b` finds, and the sign test."""
-    def hit(rank):
-        return rank is not None and rank <= k
+    """The questions only `a` surely finds in its top k, those only `b` does, and the sign test."""
+    def hit(place):
+        return sure_hit(place, k)
     a_only = [q for q, by in ranks.items() if hit(by[a]) and not hit(by[b])]
     b_only = [q for q, by in ranks.items() if hit(by[b]) and not hit(by[a])]
     return {"a_only": a_only, "b_only": b_only, "p": sign_test(len(a_only), len(b_only))}
@@ -77,28 +86,27 @@ def prompt_reach(ranks: dict, retriever: str, depth: int) -> dict:
     ("sent") and those whose right passage is not: an "I can't find it" means something
     different in each group.
 
-    Example: prompt_reach({"q1": {"hybrid": 2}, "q2": {"hybrid": None}}, "hybrid", 5)
+    Example: prompt_reach({"q1": {"hybrid": [2, 2]}, "q2": {"hybrid": None}}, "hybrid", 5)
              -> {"sent": ["q1"], "not_sent": ["q2"]}
     """
-    sent = [q for q, by in ranks.items() if by[retriever] is not None and by[retriever] <= depth]
+    sent = [q for q, by in ranks.items() if sure_hit(by[retriever], depth)]
     return {"sent": sent, "not_sent": [q for q in ranks if q not in sent]}
 
 
 def fusion_sweep(runs: dict, answers: dict, ks=SWEEP_KS, depths=SWEEP_DEPTHS, cutoffs=(1, 3, 5)) -> dict:
     """Recall of RRF over the dense and BM25 runs for every constant k and depth tried:
-    depth -> k -> cut-off -> hits, all as strings. `answers` maps question id -> right passage.
+    depth -> k -> cut-off -> sure hits, all as strings. `answers` maps question id -> its right passages.
 
-    Example: fusion_sweep({"q": {"dense": [["a", .9], ["b", .8]], "bm25": [["b", 2.0]]}}, {"q": "b"},
+    Example: fusion_sweep({"q": {"dense": [["a", .9], ["b", .8]], "bm25": [["b", 2.0]]}}, {"q": ["b"]},
                           ks=(60,), depths=(1, 2), cutoffs=(1,)) -> {"1": {"60": {"1": 0}}, "2": {"60": {"1": 1}}}
-    (depth 1 fuses a and b, tied, a read first; depth 2 gives b both votes)
+    (depth 1 fuses a and b, tied: no sure hit; depth 2 gives b both votes)
     """
-    def fused_ranks(k, depth):
-        return [rank_of([pid for pid, _ in rrf([[pid for pid, _ in runs[q][name][:depth]] for name in ("dense", "bm25")],
-                                               k)], answer)
-                for q, answer in answers.items()]
+    def fused_places(k, depth):
+        return [hit_place(hybrid_ranking(runs[q]["dense"], runs[q]["bm25"], depth, k), right)
+                for q, right in answers.items()]
 
-    return {str(depth): {str(k): {str(c): recall_at_k(ranks, c)[0] for c in cutoffs}
-                         for k, ranks in ((k, fused_ranks(k, depth)) for k in ks)}
+    return {str(depth): {str(k): {str(c): hits_at_k(found, c)[0] for c in cutoffs}
+                         for k, found in ((k, fused_places(k, depth)) for k in ks)}
             for depth in depths}
 
 
@@ -118,18 +126,19 @@ def convex_sweep(runs: dict, answers: dict, alphas=CONVEX_ALPHAS, depth: int = F
                  cutoffs=(1, 3, 5)) -> dict:
     """Recall of a convex combination of min-max scaled scores (engine/convex_fusion.py) over
     the dense and BM25 runs, at the same depth as the page's RRF, for each weight on dense:
-    alpha -> cut-off -> hits, keys as strings ("0.5", "3").
+    alpha -> cut-off -> sure hits, keys as strings ("0.5", "3").
 
     Example: convex_sweep({"q": {"dense": [["a", .9], ["b", .8]], "bm25": [["b", 4.0], ["c", 1.0]]}},
-                          {"q": "b"}, alphas=(0.2, 0.8), cutoffs=(1,)) -> {"0.2": {"1": 1}, "0.8": {"1": 0}}
+                          {"q": ["b"]}, alphas=(0.2, 0.8), cutoffs=(1,)) -> {"0.2": {"1": 1}, "0.8": {"1": 0}}
     (b scores 0.2 * 0 + 0.8 * 1 = 0.8 against a's 0.2 at 0.2, and 0.2 against a's 0.8 at 0.8)
     """
-    def fused_ranks(alpha):
-        return [rank_of([pid for pid, _ in convex_fusion(runs[q]["dense"], runs[q]["bm25"], alpha, depth)], answer)
-                for q, answer in answers.items()]
+    def fused_places(alpha):
+        return [hit_place([(pid, round_score(score)) for pid, score in convex_fusion(runs[q]["dense"], runs[q]["bm25"],
+                                                                                    alpha, depth)], right)
+                for q, right in answers.items()]
 
-    return {f"{alpha:.1f}": {str(c): recall_at_k(ranks, c)[0] for c in cutoffs}
-            for alpha, ranks in ((alpha, fused_ranks(alpha)) for alpha in alphas)}
+    return {f"{alpha:.1f}": {str(c): hits_at_k(found, c)[0] for c in cutoffs}
+            for alpha, found in ((alpha, fused_places(alpha)) for alpha in alphas)}
 
 
 def convex_summary(recall: dict, rrf_recall: dict, depth: int) -> dict:
@@ -165,20 +174,55 @@ def cited_ids(answer_text: str, passage_ids) -> list[str]:
 
 
 def misses(ranks: dict, retriever: str, k: int) -> list[str]:
-    """Golden question ids whose right passage is not in `retriever`'s top k, in set order."""
-    return [qid for qid, by in ranks.items() if by[retriever] is None or by[retriever] > k]
+    """Golden question ids whose right passages are not surely in `retriever`'s top k, in set order."""
+    return [qid for qid, by in ranks.items() if not sure_hit(by[retriever], k)]
+
+
+TIE_DEPTH = 5  # ties listed among each golden question's top this many
+
+
+def ties(runs: dict, golden: list[dict], depth: int = TIE_DEPTH) -> list[dict]:
+    """Every tie among the golden questions' top `depth`, in each retriever's list as its reader
+    gets it: the question, the retriever, the place shared, the passages sharing it, their score,
+    and whether a right passage is among them."""
+    found = []
+    for q in golden:
+        for name in ("dense", "bm25", "hybrid"):
+            ranking = runs[q["id"]][name]
+            seen = set()
+            for (pid, score), (first, last) in zip(ranking[:depth], places(ranking)[:depth]):
+                if last > first and first not in seen:
+                    seen.add(first)
+                    tied = [p for p, _ in ranking[first - 1:last]]
+                    found.append({"q": q["id"], "retriever": name, "place": [first, last], "ids": tied, "score": score,
+                                  "holds_answer": any(p in q["answers"] for p in tied)})
+    return found
+
+
+def leads(runs: dict, golden: list[dict]) -> dict:
+    """Where a retriever puts a right passage first: by how much it leads the second passage
+    (question id -> retriever -> {first, second, gap}), the margin a lesson built on that rank rests on."""
+    found = {}
+    for q in golden:
+        for name in ("dense", "bm25", "hybrid"):
+            ranking = runs[q["id"]][name]
+            if len(ranking) > 1 and ranking[0][0] in q["answers"]:
+                found.setdefault(q["id"], {})[name] = {"first": ranking[0][0], "second": ranking[1][0],
+                                                       "gap": round_score(ranking[0][1] - ranking[1][1])}
+    return found
 
 
 def evaluation(corpus, data: dict, two_passages: str | None = None) -> dict:
     """Everything above, for the golden set; `two_passages` is page.yaml's traced question whose
     answer needs two passages (none: no such example)."""
     ranks, ks = data["ranks"], data["settings"]["recall_ks"]
-    paraphrase = {q["id"]: q["paraphrase"] for q in data["questions"]}
     missed = {name: {str(k): misses(ranks, name, k) for k in ks} for name in data["recall"]}
     golden = [q for q in data["questions"] if q["set"] == "golden"]
+    group = {q["id"]: q["group"] for q in golden}
     pairs = {f"{a}-{b}": {str(k): paired(ranks, a, b, k) for k in ks} for a, b in PAIRS}
     ks_tried, depths_tried = sorted({*SWEEP_KS, RRF_K}), sorted({*SWEEP_DEPTHS, FUSION_DEPTH})
-    answers = {q["id"]: q["answer"] for q in golden if q["answer"]}
+    answers = {q["id"]: q["answers"] for q in golden if q["answers"]}
+    runs = data["golden_runs"]
     # A corpus without that traced question (or whose answer cites one passage) has no such example.
     needs_two = next((t for t in getattr(corpus, "tracers", ()) if t.id == two_passages), None)
     right_two = cited_ids(needs_two.answer_text, corpus.by_id) if needs_two else []
@@ -187,18 +231,24 @@ def evaluation(corpus, data: dict, two_passages: str | None = None) -> dict:
         "paired": pairs,
         "significance": significance(pairs),
         "prompt_reach": {**prompt_reach(ranks, "hybrid", PROMPT_PASSAGES), "retriever": "hybrid",
-                         "depth": PROMPT_PASSAGES, "unanswerable": [q["id"] for q in golden if not q["answer"]]},
-        "fusion_sweep": sweep_summary(fusion_sweep(data["runs"], answers, ks_tried, depths_tried, ks),
+                         "depth": PROMPT_PASSAGES, "unanswerable": [q["id"] for q in golden if not q["answers"]]},
+        "fusion_sweep": sweep_summary(fusion_sweep(runs, answers, ks_tried, depths_tried, ks),
                                       ks_tried, depths_tried, ks),
-        "convex": convex_summary(convex_sweep(data["runs"], answers, cutoffs=ks),
-                                 {str(k): data["recall"]["hybrid"][str(k)][0] for k in ks}, FUSION_DEPTH),
+        "convex": convex_summary(convex_sweep(runs, answers, cutoffs=ks),
+                                 {str(k): data["recall"]["hybrid"][str(k)]["hits"] for k in ks}, FUSION_DEPTH),
         "two_passages": None if len(right_two) < 2 else {
             "q": two_passages, "right": right_two, "retriever": "hybrid",
             "ranks": {pid: rank_of([p for p, _ in data["runs"][two_passages]["hybrid"]], pid) for pid in right_two},
             "by_k": two_passage_recall(data["runs"][two_passages]["hybrid"], right_two, ks)},
-        "shared_terms": {q["id"]: sorted(set(tokenize(q["text"])) & set(tokenize(corpus.by_id[q["answer"]].text)))
+        "shared_terms": {q["id"]: sorted(set(tokenize(q["text"])) & {t for pid in q["answers"]
+                                                                     for t in tokenize(corpus.by_id[pid].text)})
                          for q in golden},
-        "paraphrase_misses": {name: {k: sum(paraphrase[q] for q in ids) for k, ids in by_k.items()}
+        "group_misses": {name: {k: {g: sum(group[q] == g for q in ids) for g in dict.fromkeys(group.values())}
+                                for k, ids in by_k.items()} for name, by_k in missed.items()},
+        "paraphrase_misses": {name: {k: sum(group[q] == "paraphrase" for q in ids) for k, ids in by_k.items()}
                               for name, by_k in missed.items()},
-        "wilson": {name: {k: list(wilson(*hits)) for k, hits in by_k.items()} for name, by_k in data["recall"].items()},
+        "wilson": {name: {k: list(wilson(entry["hits"], entry["of"])) for k, entry in by_k.items()}
+                   for name, by_k in data["recall"].items()},
+        "ties": ties(runs, golden),
+        "leads": leads(runs, golden),
     }

@@ -3,7 +3,8 @@ ONNX for onnxruntime-web, so a question the reader types is embedded by the same
 
 Exported once per model and exporter (cached by the model's fingerprint and by the code of
 EXPORT_CODE), in the precision the build is asked for; "auto" takes the smallest that agrees with the build for every preset
-question: every dense and hybrid ranking identical, every cosine within COSINE_TOLERANCE. The
+question: every hybrid ranking identical, every dense one identical but for passages the build
+scores within COSINE_TOLERANCE of each other, every cosine within COSINE_TOLERANCE. The
 check runs the exported file in onnxruntime against the vectors the build computed with
 sentence-transformers, and its figures go into the page's data (the prose states them).
 
@@ -59,9 +60,13 @@ class Agreement:
     max_cosine_diff: float       # the largest difference of one question-passage cosine
     dense_rankings_identical: int
     hybrid_rankings_identical: int
+    dense_rankings_alike: int = 0   # identical but for passages whose build cosines are within COSINE_TOLERANCE
 
     def holds(self) -> bool:
-        return (self.max_cosine_diff <= COSINE_TOLERANCE and self.dense_rankings_identical == self.questions
+        """Every cosine within the tolerance, every fused ranking identical, and every dense one
+        identical but for the order of passages the build itself scores within the tolerance of
+        each other (a tie at the precision the page promises, which it marks as one)."""
+        return (self.max_cosine_diff <= COSINE_TOLERANCE and self.dense_rankings_alike == self.questions
                 and self.hybrid_rankings_identical == self.questions)
 
 
@@ -199,20 +204,31 @@ def ranked(passage_ids: list[str], scores: np.ndarray) -> list[str]:
     return [passage_ids[i] for i in order]
 
 
+def alike(live_order: list[str], build_order: list[str], build_scores: dict[str, float], tolerance: float) -> bool:
+    """The same order, but for pairs of passages whose build cosines are within `tolerance`.
+
+    Example: alike(["b", "a", "c"], ["a", "b", "c"], {"a": 0.5, "b": 0.4999, "c": 0.1}, 5e-4) -> True
+    """
+    place = {pid: i for i, pid in enumerate(build_order)}
+    return all(place[a] < place[b] or abs(build_scores[a] - build_scores[b]) <= tolerance
+               for i, a in enumerate(live_order) for b in live_order[i + 1:])
+
+
 def agreement(live: np.ndarray, build: np.ndarray, passages: np.ndarray, passage_ids: list[str],
               bm25_runs: list[list[str]]) -> Agreement:
     """Compare the live query vectors with the build's, question by question, through what the
     page shows: the cosines, the dense ranking and the fused one (with the build's BM25 list)."""
     live_scores, build_scores = live @ passages.T, build @ passages.T
-    dense_same = hybrid_same = 0
+    dense_same = hybrid_same = dense_alike = 0
     for row, bm25 in enumerate(bm25_runs):
         live_dense, build_dense = ranked(passage_ids, live_scores[row]), ranked(passage_ids, build_scores[row])
         dense_same += live_dense == build_dense
+        dense_alike += alike(live_dense, build_dense, dict(zip(passage_ids, map(float, build_scores[row]))), COSINE_TOLERANCE)
         depth = settings.FUSION_DEPTH
         fuse = [pid for pid, _ in rrf([live_dense[:depth], bm25[:depth]])], [pid for pid, _ in rrf([build_dense[:depth], bm25[:depth]])]
         hybrid_same += fuse[0] == fuse[1]
     return Agreement(len(bm25_runs), float(np.abs(live - build).max()), float(np.abs(live_scores - build_scores).max()),
-                     dense_same, hybrid_same)
+                     dense_same, hybrid_same, dense_alike)
 
 
 # -------------------------------------------------------------------------- cache

@@ -44,7 +44,7 @@ from builder.prompt_examples import prompt_examples
 from builder.report import build_report, changed_figures, previous_data
 from builder.reranking import rerank_data
 from builder.rewriting import rewrite_record, rewrite_texts
-from builder.search import Question, answer_ranks, recall_table, run_question
+from builder.search import Question, answer_places, golden_runs, hits_text, recall_table, run_question, share_table
 from builder.site import load_site
 from builder.stages import StageLog
 from builder.stemming import near_misses
@@ -165,14 +165,21 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool | No
 
     with log.stage("evaluate") as stage:
         golden = [q for q in questions if q.set == "golden"]
-        data["ranks"] = answer_ranks(runs, golden)
+        acl = {p["id"]: p["acl"] for p in data["passages"]}
+        readers = {reader.role: list(reader.groups) for reader in corpus.readers}
+        data["golden_runs"] = golden_runs(runs, golden, acl, readers)  # each as its reader gets it
+        data["ranks"] = answer_places(data["golden_runs"], golden)
         if golden:
             data["recall"] = recall_table(data["ranks"])
+            data["recall_by_group"] = {group: recall_table({q.id: data["ranks"][q.id] for q in golden if q.group == group})
+                                       for group in dict.fromkeys(q.group for q in golden)}
+            data["recall_share"] = share_table(data["golden_runs"], golden)
             data["evaluation"] = evaluation(corpus, data, content.page.two_passages)
-            stage.summary = "recall@1 " + ", ".join(f"{name} {hits}/{total}" for name, (hits, total)
-                                                     in ((n, r["1"]) for n, r in data["recall"].items()))
+            stage.summary = ("recall@1 " + ", ".join(f"{name} {hits_text(r['1'])}/{r['1']['of']}"
+                                                     for name, r in data["recall"].items())
+                             + f"; {len(data['evaluation']['ties'])} ties in the golden top 5s")
         else:  # no golden set: no recall figures at all, rather than figures of nothing
-            data["recall"], data["evaluation"] = {}, None
+            data["recall"], data["recall_by_group"], data["recall_share"], data["evaluation"] = {}, {}, {}, None
             stage.summary = "no golden set: no recall figures"
 
     with log.stage("examples") as stage:

@@ -7,6 +7,8 @@ Example line: "dense recall@1: 21/30 -> 20/30"
 import json
 from pathlib import Path
 
+from builder.search import hits_text
+
 MAX_LINES = 20
 
 
@@ -14,12 +16,13 @@ def headline_figures(data: dict) -> dict[str, str]:
     """Name -> figure as shown, for the numbers an author most wants to watch."""
     figures = {}
     for retriever, by_k in data["recall"].items():
-        for k, (hits, total) in by_k.items():
-            figures[f"{retriever} recall@{k}"] = f"{hits}/{total}"
+        for k, entry in by_k.items():
+            figures[f"{retriever} recall@{k}"] = f"{hits_text(entry)}/{entry['of']}"
     texts = {q["id"]: q["text"] for q in data["questions"]}
     for qid, ranks in data["ranks"].items():
-        for retriever, rank in ranks.items():
-            figures[f"{qid} ({texts[qid][:40]}): {retriever} rank"] = str(rank) if rank else "not found"
+        for retriever, place in ranks.items():
+            shown = "not found" if not place else str(place[0]) if place[0] == place[1] else f"{place[0]}-{place[1]} (a tie)"
+            figures[f"{qid} ({texts[qid][:40]}): {retriever} rank"] = shown
     for tracer in data["tracers"]:
         run = data["runs"][tracer["id"]]
         for retriever, ranking in run.items():

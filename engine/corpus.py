@@ -18,7 +18,7 @@ from engine.corpus_files import MAX_FILE_BYTES  # noqa: F401 (part of the loader
 from engine.folder_corpus import read_folder
 from engine.help_center import PASSAGE_HEADING, Passage, load_help_center
 from engine.problems import CorpusError, Problem, ProblemLog
-from engine.questions import GoldenQuestion, Tracer, load_golden, load_tracers
+from engine.questions import GoldenQuestion, Tracer, UnanswerableQuestion, load_golden, load_tracers, load_unanswerable
 from engine.readers import Reader, load_readers
 from engine.validate import cross_check
 
@@ -29,6 +29,7 @@ class Corpus:
     golden: tuple[GoldenQuestion, ...]
     tracers: tuple[Tracer, ...]
     readers: tuple[Reader, ...]
+    unanswerable: tuple[UnanswerableQuestion, ...] = ()
     root: str = ""
     layout: str = "help center"  # or "documents": a folder of documents (engine/folder_corpus.py)
     warnings: tuple[str, ...] = ()
@@ -59,8 +60,8 @@ def read_corpus(root: Path, out: ProblemLog) -> Corpus:
         readers = load_readers(root / "readers.yaml", out)
         groups = {group for reader in readers for group in reader.groups}
         passages = load_help_center(root / "help", groups, out)
-        golden, tracers, layout = load_golden(root / "golden.yaml", out), load_tracers(root / "tracers.yaml", out), \
-            "help center"
+        golden = load_golden(root / "golden.yaml", out, tuple(r.role for r in readers))
+        tracers, layout = load_tracers(root / "tracers.yaml", out), "help center"
     else:
         if (root / "help").is_dir():
             out.warn(root / "help", "holds no '## <id> | <section>' passages: the folder is read as documents, "
@@ -72,6 +73,7 @@ def read_corpus(root: Path, out: ProblemLog) -> Corpus:
         golden=tuple(golden),
         tracers=tuple(tracers),
         readers=tuple(readers),
+        unanswerable=tuple(load_unanswerable(root / "unanswerable.yaml", out)),
         root=str(root),
         layout=layout,
         warnings=tuple(out.warnings),

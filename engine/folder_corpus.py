@@ -177,6 +177,7 @@ def read_folder(root: Path, out: ProblemLog):
     readers = load_readers(root / "readers.yaml", out) if (root / "readers.yaml").is_file() else list(DEFAULT_READERS)
     groups = {group for reader in readers for group in reader.groups}
     passages = read_documents(root, groups, out)
-    golden = load_golden(root / "golden.yaml", out) if (root / "golden.yaml").is_file() else []
+    golden = (load_golden(root / "golden.yaml", out, tuple(r.role for r in readers))
+              if (root / "golden.yaml").is_file() else [])
     tracers = load_tracers(root / "tracers.yaml", out) if (root / "tracers.yaml").is_file() else []
     return passages, golden, tracers, readers

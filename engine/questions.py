@@ -1,25 +1,126 @@
 """The questions the engine is measured and traced with: the golden set (each question with
-the passage that answers it) and the five tracer questions (with hand-written, illustrative
-rerank scores and answers whose claims cite passages).
+every passage that answers it, the group it belongs to and the reader it is asked as), the
+questions the help center cannot answer, and the five tracer questions (with hand-written,
+illustrative rerank scores and answers whose claims cite passages).
 
-Example: load_golden(Path("corpus/golden.yaml"), log)[0].id -> 'g01'
+Example: [(g.id, g.answers, g.group) for g in load_golden(Path("corpus/golden.yaml"), log)][2]
+         -> ('g03', ('err-4290', 'api-limits'), 'words')
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.corpus_files import yaml_list
-from engine.fields import check_bool, check_id, required_str
+from engine.fields import check_id, required_choice, required_str
 from engine.problems import ProblemLog
+
+GROUPS = ("words", "paraphrase", "typed")  # corpus/golden.yaml says what each means
+DEFAULT_READER = "customer"
+
+
+@dataclass(frozen=True)
+class PartialAnswer:
+    """A passage that answers only part of a question: it counts as no hit."""
+    id: str
+    note: str
 
 
 @dataclass(frozen=True)
 class GoldenQuestion:
     id: str
     question: str
-    answer_id: str
-    paraphrase: bool
+    answers: tuple[str, ...]       # every passage that answers it fully; a hit is any of them
+    group: str                     # one of GROUPS
+    reader: str                    # the reader role whose permissions the search runs under
     line: int
+    partial: tuple[PartialAnswer, ...] = ()
+    note: str = ""
+
+    @property
+    def answer_id(self) -> str:
+        """The first answer, the one the page names when it names one."""
+        return self.answers[0]
+
+    @property
+    def paraphrase(self) -> bool:
+        return self.group == "paraphrase"
+
+
+@dataclass(frozen=True)
+class UnanswerableQuestion:
+    id: str
+    question: str
+    note: str
+    line: int
+
+
+def _id_list(record: dict, key: str, path: Path, item_id: str, out: ProblemLog) -> tuple[str, ...] | None:
+    value = record.get(key)
+    line = record.get("__line__")
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+        out.add(path, line, item_id, key, "is not a list of passage ids",
+                f"write '{key}: [passage-id, ...]' with at least one id (see help/*.md)")
+        return None
+    if len(set(value)) != len(value):
+        out.add(path, line, item_id, key, "names a passage twice", "name each answering passage once")
+        return None
+    return tuple(v.strip() for v in value)
+
+
+def _partial(record: dict, path: Path, item_id: str, answers: tuple[str, ...], out: ProblemLog):
+    found = []
+    for raw in record.get("partial") or []:
+        where = record.get("__line__")
+        if not isinstance(raw, dict):
+            out.add(path, where, item_id, "partial", "is not a list of {id, note}",
+                    "write each as '- id: passage-id' with a 'note:' line saying what it leaves out")
+            continue
+        pid, note = required_str(raw, "id", path, item_id, out), required_str(raw, "note", path, item_id, out)
+        if pid is not None and pid in answers:
+            out.add(path, raw.get("__line__", where), item_id, "partial", f"'{pid}' is also one of the answers",
+                    "a passage is a full answer or a partial one, not both")
+        elif None not in (pid, note):
+            found.append(PartialAnswer(pid, note))
+    return tuple(found)
+
+
+def load_golden(path: Path, out: ProblemLog, readers=(DEFAULT_READER, "staff")) -> list[GoldenQuestion]:
+    golden = []
+    for number, record in enumerate(yaml_list(path, out), start=1):
+        line = record["__line__"]
+        golden_id = f"g{number:02d}"
+        if "answer" in record or "paraphrase" in record:
+            out.add(path, line, golden_id, "answer" if "answer" in record else "paraphrase", "is the old format",
+                    "write 'answers: [ids]' and 'group: words | paraphrase | typed' (corpus/README.md, golden.yaml)")
+            continue
+        question = required_str(record, "question", path, golden_id, out)
+        answers = _id_list(record, "answers", path, golden_id, out)
+        group = required_choice(record, "group", GROUPS, path, golden_id, out)
+        reader = str(record.get("reader") or DEFAULT_READER)
+        if reader not in readers:
+            out.add(path, line, golden_id, "reader", f"is '{reader}'", f"use one of {', '.join(readers)} (readers.yaml)")
+            reader = None
+        partial = _partial(record, path, golden_id, answers or (), out)
+        note = str(record.get("note") or "").strip()
+        if None not in (question, answers, group, reader):
+            golden.append(GoldenQuestion(golden_id, question, answers, group, reader, line, partial, note))
+    return golden
+
+
+def load_unanswerable(path: Path, out: ProblemLog) -> list[UnanswerableQuestion]:
+    """corpus/unanswerable.yaml: questions no passage answers (optional: a corpus without it has none)."""
+    if not path.is_file():
+        return []
+    found = []
+    for number, record in enumerate(yaml_list(path, out), start=1):
+        question_id = f"u{number:02d}"
+        question = required_str(record, "question", path, question_id, out)
+        note = required_str(record, "note", path, question_id, out)
+        if None not in (question, note):
+            found.append(UnanswerableQuestion(question_id, question, note, record["__line__"]))
+    return found
 
 
 @dataclass(frozen=True)
@@ -39,20 +140,6 @@ class Tracer:
     answer_text: str
     claims: tuple[TracerClaim, ...]
     line: int
-
-
-def load_golden(path: Path, out: ProblemLog) -> list[GoldenQuestion]:
-    golden = []
-    for number, record in enumerate(yaml_list(path, out), start=1):
-        line = record["__line__"]
-        golden_id = f"g{number:02d}"
-        question = required_str(record, "question", path, golden_id, out)
-        answer = required_str(record, "answer", path, golden_id, out)
-        paraphrase = check_bool(record.get("paraphrase", False), path, line, golden_id, "paraphrase", out)
-        if None not in (question, answer, paraphrase):
-            golden.append(GoldenQuestion(golden_id, question, answer, paraphrase, line))
-    return golden
-
 
 
 def load_tracers(path: Path, out: ProblemLog) -> list[Tracer]:

@@ -56,8 +56,16 @@ def check_references(corpus, root: Path, out) -> None:
     def missing(path, line, item, field, passage_id) -> bool:
         return missing_passage(corpus, out, path, line, item, field, passage_id)
 
+    readers = {reader.role: reader.groups for reader in corpus.readers}
     for golden in corpus.golden:
-        missing(root / "golden.yaml", golden.line, golden.id, "answer", golden.answer_id)
+        for pid in golden.answers:
+            if not missing(root / "golden.yaml", golden.line, golden.id, "answers", pid) and golden.reader in readers \
+                    and not set(ids[pid].acl) & set(readers[golden.reader]):
+                out.add(root / "golden.yaml", golden.line, golden.id, "answers",
+                        f"'{pid}' is not readable by its reader '{golden.reader}'",
+                        "name a passage the reader may read, or set 'reader:' to one who may (readers.yaml)")
+        for partial in golden.partial:
+            missing(root / "golden.yaml", golden.line, golden.id, "partial", partial.id)
     for tracer in corpus.tracers:
         path = root / "tracers.yaml"
         missing(path, tracer.line, tracer.id, "answer", tracer.answer_id)

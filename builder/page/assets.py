@@ -50,7 +50,8 @@ STATIC = ("favicon.svg",)     # site_src/assets/, copied as they are
 # Keys of the data that only the build reads (prose, figures, templates); the browser's copy
 # leaves them out. Each lab's part travels in that lab's own file.
 BUILD_ONLY_KEYS = frozenset({"labs", "glossary", "worked_example", "rewrites", "rrf_example", "near_misses",
-                             "samples", "prompt_examples", "fts5", "lucene_norms", "page"})
+                             "samples", "prompt_examples", "fts5", "lucene_norms", "page",
+                             "golden_runs"})
 
 
 def joined(folder: Path, names) -> str:

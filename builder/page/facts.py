@@ -1,11 +1,13 @@
 """The helpers prose and claims use to name numbers: every figure on the page is one of
 these calls over the build's data, never a number typed by hand.
 
-    {{ rank('q-upload', 'dense') }}          rank of the right passage under dense
+    {{ rank('q-upload', 'dense') }}          rank of the best-ranked right passage under dense
     {{ rank('q-upload', 'bm25', 'err-9') }}  rank of any passage
+    {{ place('q-upload', 'bm25') }}          the same as the page writes it: "2", or "2=" in a tie
     {{ score('q-upload', 'dense', 'err-1')|num(3) }}
     {{ top('q-login', 'bm25') }}             the id ranked first
-    {{ recall('hybrid', 3) }}                   hits out of the golden set at k = 3
+    {{ recall('hybrid', 3) }}                   sure hits out of the golden set at k = 3
+    {{ recall_text('hybrid', 1) }}              the same as the page writes it: "26", or "26–27" when ties at k leave it open
     {{ tracer('q-limits').sent }}         a traced question's record: the passages its prompt carries…
     {{ data.labs.winners.counts.all.dense }}    anything else the build computed, by its key in the data
 
@@ -13,7 +15,10 @@ Example: Facts(data).rank('q-upload', 'bm25') -> 1
 """
 
 from engine.evaluate import rank_of
+from engine.ranking import places, rank_label
 from engine.settings import SIGNIFICANCE
+
+from builder.search import hits_text
 
 
 # What the prose's words mean when a claim checks them: the one place such numbers are set.
@@ -68,12 +73,27 @@ class Facts:
     def ids(self, question: str, retriever: str, n: int | None = None) -> list[str]:
         return [pid for pid, _ in self.run(question, retriever)][:n]
 
+    def _right_or(self, question: str, retriever: str, passage: str | None) -> str:
+        """`passage`, or the question's best-ranked right passage in that run (its first answer
+        when none is ranked)."""
+        if passage:
+            if passage not in self.passages:
+                raise KeyError(f"no passage '{passage}'")
+            return passage
+        answers = self.questions[self._question_id(question)]["answers"]
+        ranked = self.ids(question, retriever)
+        return next((pid for pid in ranked if pid in answers), answers[0] if answers else None)
+
     def rank(self, question: str, retriever: str, passage: str | None = None) -> int | None:
-        """1-based rank of `passage` (default: the question's right passage); None if absent."""
-        passage = passage or self.questions[self._question_id(question)]["answer"]
-        if passage not in self.passages:
-            raise KeyError(f"no passage '{passage}'")
-        return rank_of(self.ids(question, retriever), passage)
+        """1-based rank of `passage` (default: the question's best-ranked right passage); None if
+        absent. In a tie this is the corpus order's rank: say place() where a tie may matter."""
+        return rank_of(self.ids(question, retriever), self._right_or(question, retriever, passage))
+
+    def place(self, question: str, retriever: str, passage: str | None = None) -> str | None:
+        """The rank as the page writes it: "2", or "2=" when the passage shares its score."""
+        ranking = self.run(question, retriever)
+        at = rank_of([pid for pid, _ in ranking], self._right_or(question, retriever, passage))
+        return rank_label(places(ranking)[at - 1]) if at else None
 
     def score(self, question: str, retriever: str, passage: str) -> float:
         return dict(self.run(question, retriever)).get(passage, 0.0)
@@ -95,7 +115,11 @@ class Facts:
         raise KeyError(f"no tracer '{tracer_id}' (have: {', '.join(t['id'] for t in self.data['tracers'])})")
 
     def recall(self, retriever: str, k: int) -> int:
-        return self.data["recall"][retriever][str(k)][0]
+        """Sure hits at k: questions whose right passage is in the top k whichever way a tie goes."""
+        return self.data["recall"][retriever][str(k)]["hits"]
+
+    def recall_text(self, retriever: str, k: int) -> str:
+        return hits_text(self.data["recall"][retriever][str(k)])
 
     def namespace(self) -> dict:
         """Names available in {{ … }} and in claim checks."""
@@ -103,6 +127,7 @@ class Facts:
         return {
             "data": self.data, "run": self.run, "ids": self.ids, "rank": self.rank, "score": self.score,
             "top": self.top, "question": self.question, "passage": self.passage, "recall": self.recall,
+            "place": self.place, "recall_text": self.recall_text,
             "tracer": self.tracer, "settings": self.data["settings"],
             "n_golden": len(golden), "n_paraphrases": sum(q["paraphrase"] for q in golden),
             "n_passages": len(self.passages), "tokens": self.data["tokens"], "words": Box(WORDS),

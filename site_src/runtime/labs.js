@@ -191,11 +191,16 @@
    *  the questions asked live that the lab takes. */
   function listPresets(picker, data, asked) {
     const option = (q) => RAG.el("option", { value: q.id }, questionLabel(q));
-    const group = (label, set) => RAG.el("optgroup", { label }, data.questions.filter((q) => q.set === set).map(option));
+    const answeredOnly = picker.hasAttribute("data-answered-only");
+    const group = (label, set) => {
+      const listed = data.questions.filter((q) => q.set === set && (!answeredOnly || q.answer));
+      return listed.length ? RAG.el("optgroup", { label }, listed.map(option)) : null;
+    };
     const own = picker.hasAttribute("data-own-words") ? RAG.el("option", { value: "" }, "Your own words (type below)") : null;
     const shown = picker.value;
     RAG.replace(picker, own, askedGroup(asked),
-      group("Questions followed through the page", "tracer"), group("Golden set", "golden"));
+      group("Questions followed through the page", "tracer"), group("Golden set", "golden"),
+      group("Questions the help center cannot answer", "unanswerable"));
     picker.value = shown;
   }
 

@@ -11,12 +11,14 @@ from support.paths import ROOT
 
 def corpus_ids() -> set[str]:
     corpus = load_corpus(ROOT / "corpus")
-    return {p.id for p in corpus.passages} | {g.id for g in corpus.golden} | {t.id for t in corpus.tracers}
+    return ({p.id for p in corpus.passages} | {g.id for g in corpus.golden} | {t.id for t in corpus.tracers}
+            | {u.id for u in corpus.unanswerable})
 
 
 def test_the_ids_looked_for_are_the_corpus_s():
     ids = corpus_ids()
-    assert len(ids) == 40 + 30 + 5 - 1  # export-pdf is a passage and a tracer
+    # 40 passages, 40 golden questions, 5 tracers (export-pdf is a passage and a tracer), 5 unanswerable
+    assert len(ids) == 40 + 40 + 5 - 1 + 5
     assert {"err-4021", "refund-new", "upload-4021", "g30", "api-rate-limit"} <= ids
 
 

@@ -97,11 +97,11 @@ def test_a_folder_without_documents_and_a_wrong_golden_answer_are_named_with_the
     empty.mkdir()
     (empty / "README.md").write_text("# Notes about this folder\n\nNot a document.\n", "utf-8")
     assert [(p.file, p.message) for p in problems_of(empty)] == [("empty", "has no documents")]
-    text = (plantry / "golden.yaml").read_text("utf-8").replace("answer: sync-working-offline", "answer: sync-offline")
+    text = (plantry / "golden.yaml").read_text("utf-8").replace("answers: [sync-working-offline]", "answers: [sync-offline]")
     (plantry / "golden.yaml").write_text(text, "utf-8")
     problem, = problems_of(plantry)
     assert (problem.file, problem.line, problem.id, problem.field, problem.message) == (
-        "plantry/golden.yaml", 9, "g03", "answer", "no passage 'sync-offline'")
+        "plantry/golden.yaml", 9, "g03", "answers", "no passage 'sync-offline'")
     assert "sync-working-offline" in problem.fix and "sync-conflicting-edits" in problem.fix
 
 

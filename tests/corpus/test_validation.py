@@ -69,7 +69,7 @@ def test_the_error_lists_every_problem_with_its_fix(corpus):
     line = corpus.line_of("golden.yaml", "How do I get my money back?")
     assert str(raised.value) == (
         "the corpus has 1 problem:\n"
-        f"  corpus/golden.yaml:{line}: g02: answer: no passage 'refund-nwe' "
+        f"  corpus/golden.yaml:{line}: g02: answers: no passage 'refund-nwe' "
         "(fix: point it at an existing passage id; similar ids: refund-new, refund-old, refund-staff)")
 
 
@@ -77,7 +77,7 @@ def test_all_problems_are_reported_at_once(corpus):
     CASES["golden answer that does not exist"].break_it(corpus)
     CASES["quiz question with two right choices"].break_it(corpus)
     problems = corpus.problems()
-    assert sorted((p.file, p.field) for p in problems) == [("corpus/golden.yaml", "answer"), ("corpus/quiz.yaml", "choices")]
+    assert sorted((p.file, p.field) for p in problems) == [("corpus/golden.yaml", "answers"), ("corpus/quiz.yaml", "choices")]
     with pytest.raises(CorpusError, match="the corpus has 2 problems:"):
         corpus.load()
 
@@ -127,7 +127,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 def golden_answer_broken(corpus):
     CASES["golden answer that does not exist"].break_it(corpus)
     line = corpus.line_of("golden.yaml", "How do I get my money back?")
-    return f"corpus/golden.yaml:{line}: g02: answer: no passage 'refund-nwe' (fix: "
+    return f"corpus/golden.yaml:{line}: g02: answers: no passage 'refund-nwe' (fix: "
 
 
 def lab_questions_broken(corpus):

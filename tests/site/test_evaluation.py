@@ -40,8 +40,8 @@ def test_every_interval_on_the_page_is_the_95_percent_one(data):
     intervals = data["evaluation"]["wilson"]
     assert set(intervals) == set(data["recall"])
     for name, by_k in data["recall"].items():
-        for k, (hits, total) in by_k.items():
-            assert intervals[name][k] == pytest.approx(textbook_wilson(hits, total), abs=1e-6), (name, k)
+        for k, entry in by_k.items():  # the interval is the sure hits'
+            assert intervals[name][k] == pytest.approx(textbook_wilson(entry["hits"], entry["of"]), abs=1e-6), (name, k)
 
 
 def test_bonferroni_divides_the_level_by_the_number_of_tests():
@@ -117,18 +117,21 @@ def test_cited_ids_reads_the_bracketed_passage_ids_in_order():
 
 
 def test_prompt_reach_splits_the_questions_by_whether_the_right_passage_is_sent():
-    ranks = {"q1": {"hybrid": 1}, "q2": {"hybrid": 5}, "q3": {"hybrid": 6}, "q4": {"hybrid": None}}
-    assert prompt_reach(ranks, "hybrid", 5) == {"sent": ["q1", "q2"], "not_sent": ["q3", "q4"]}
-    assert prompt_reach(ranks, "hybrid", 1) == {"sent": ["q1"], "not_sent": ["q2", "q3", "q4"]}
+    # Places: q5's right passage is tied for 5th and 6th, so it may or may not be sent in a top 5.
+    ranks = {"q1": {"hybrid": [1, 1]}, "q2": {"hybrid": [5, 5]}, "q3": {"hybrid": [6, 6]}, "q4": {"hybrid": None},
+             "q5": {"hybrid": [5, 6]}}
+    assert prompt_reach(ranks, "hybrid", 5) == {"sent": ["q1", "q2"], "not_sent": ["q3", "q4", "q5"]}
+    assert prompt_reach(ranks, "hybrid", 1) == {"sent": ["q1"], "not_sent": ["q2", "q3", "q4", "q5"]}
 
 
 def test_fusion_sweep_measures_rrf_at_each_constant_and_depth():
     runs = {"q1": {"dense": [["a", 0.9], ["b", 0.8], ["c", 0.7]], "bm25": [["b", 3.0], ["c", 2.0]]},
             "q2": {"dense": [["c", 0.9], ["a", 0.8], ["b", 0.7]], "bm25": [["a", 3.0]]}}
-    answers = {"q1": "b", "q2": "c"}
+    answers = {"q1": ["b"], "q2": ["c"]}
     got = fusion_sweep(runs, answers, ks=(1, 60), depths=(1, 2), cutoffs=(1, 2))
-    # Depth 1: q1 fuses [a] and [b], a tie that a (read first) wins; q2 fuses [c] and [a]: c first.
-    assert got["1"] == {"1": {"1": 1, "2": 2}, "60": {"1": 1, "2": 2}}
+    # Depth 1: q1 fuses [a] and [b], q2 [c] and [a]: each a tie of two at 1/(k+1), so neither right
+    # passage is surely first (no sure hit at 1), and both are in the top 2.
+    assert got["1"] == {"1": {"1": 0, "2": 2}, "60": {"1": 0, "2": 2}}
     # Depth 2: q1's b has 1/(k+2) + 1/(k+1) against a's 1/(k+1): b first. q2: a has 1/(k+2) + 1/(k+1),
     # c only 1/(k+1), so c drops to second.
     assert got["2"] == {"1": {"1": 1, "2": 2}, "60": {"1": 1, "2": 2}}
@@ -151,14 +154,14 @@ def test_on_the_help_center(data):
     assert e["significance"]["bonferroni"] == pytest.approx(ALPHA / 9)
     # The page's own fusion is one cell of the sweep, and it agrees with the recall table.
     sweep = e["fusion_sweep"]["recall"][str(settings.FUSION_DEPTH)][str(settings.RRF_K)]
-    assert sweep == {k: data["recall"]["hybrid"][k][0] for k in sweep}
+    assert sweep == {k: data["recall"]["hybrid"][k]["hits"] for k in sweep}
     reach = e["prompt_reach"]
     assert reach["depth"] == data["settings"]["prompt_passages"]
-    assert len(reach["sent"]) == data["recall"]["hybrid"][str(reach["depth"])][0]
+    assert len(reach["sent"]) == data["recall"]["hybrid"][str(reach["depth"])]["hits"]
     assert sorted(reach["sent"] + reach["not_sent"]) == sorted(data["ranks"])
     # The convex sweep sits beside the page's own RRF figures, at the page's fusion depth.
     convex = e["convex"]
-    assert convex["rrf"] == {k: data["recall"]["hybrid"][k][0] for k in convex["rrf"]}
+    assert convex["rrf"] == {k: data["recall"]["hybrid"][k]["hits"] for k in convex["rrf"]}
     assert convex["depth"] == settings.FUSION_DEPTH and convex["alphas"][0] == "0.1" and convex["alphas"][-1] == "0.9"
     # The API question needs the two passages its answer cites; each is in the fused list.
     two = e["two_passages"]

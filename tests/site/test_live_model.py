@@ -97,7 +97,7 @@ def test_identical_vectors_agree_exactly():
     build = np.stack([unit(3, 2, 1), unit(1, 3, 2)])
     found = live_model.agreement(build.copy(), build, PASSAGES, IDS, BM25)
     assert found == Agreement(questions=2, max_abs_diff=0.0, max_cosine_diff=0.0,
-                              dense_rankings_identical=2, hybrid_rankings_identical=2)
+                              dense_rankings_identical=2, hybrid_rankings_identical=2, dense_rankings_alike=2)
     assert found.holds()
 
 
@@ -114,6 +114,13 @@ def test_a_swapped_ranking_or_a_cosine_past_the_tolerance_breaks_agreement():
     assert found.dense_rankings_identical == 2
     assert found.max_cosine_diff == pytest.approx(1e-3, rel=1e-3)
     assert not found.holds()
+
+
+def test_two_passages_the_build_scores_within_the_tolerance_may_trade_places():
+    scores = {"a": 0.5001, "b": 0.5, "c": 0.3}   # a and b: 1e-4 apart, a tie at the page's precision
+    assert live_model.alike(["b", "a", "c"], ["a", "b", "c"], scores, 5e-4)
+    assert not live_model.alike(["a", "c", "b"], ["a", "b", "c"], scores, 5e-4)   # b and c are 0.2 apart
+    assert not live_model.alike(["b", "a", "c"], ["a", "b", "c"], scores, 5e-5)
 
 
 def test_the_tolerance_is_the_one_the_readme_states():

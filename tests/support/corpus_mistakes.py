@@ -115,8 +115,8 @@ CASES = {
         B, at("help/billing.md", "## refund-old"), "refund-old", "text",
         f"is {300 + 2} wordpieces; the model reads only the first 256"),
     "golden answer that does not exist": Case(
-        edit("golden.yaml", "answer: refund-new", "answer: refund-nwe"),
-        "corpus/golden.yaml", at("golden.yaml", "How do I get my money back?"), "g02", "answer",
+        edit("golden.yaml", "answers: [refund-new]", "answers: [refund-nwe]"),
+        "corpus/golden.yaml", at("golden.yaml", "How do I get my money back?"), "g02", "answers",
         "no passage 'refund-nwe'"),
     "rewrite answer that does not exist": Case(
         edit("rewrites.yaml", "answer: err-4021", "answer: err-402"),
@@ -147,7 +147,7 @@ CASES = {
         "corpus/quiz.yaml", at("quiz.yaml", "- id: quiz-hybrid"), "quiz-hybrid", "choices",
         "marks 2 choices right"),
     "invalid YAML": Case(
-        edit("golden.yaml", "  answer: err-4021\n", "  answer: err-4021: oops\n"),
+        edit("golden.yaml", "  answers: [err-4021]\n", "  answers: err-4021: oops\n"),
         "corpus/golden.yaml", at("golden.yaml", "err-4021: oops"), None, None,
         "is not valid YAML: mapping values are not allowed here", alone=False),
     "missing file": Case(

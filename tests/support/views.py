@@ -107,7 +107,8 @@ def control_axes(page_html: str, lab: str, data: dict) -> dict[str, list]:
     picker = controls.css_first('select[data-picker="question"]')
     if picker is not None:
         if picker.attributes.get("data-options") == "presets":
-            axes["q"] = [q["id"] for q in data["questions"]]
+            answered_only = "data-answered-only" in picker.attributes
+            axes["q"] = [q["id"] for q in data["questions"] if not answered_only or q["answer"]]
         else:
             axes["q"] = [option.attributes["value"] for option in picker.css("option")]
     return {key: list(dict.fromkeys(values)) for key, values in axes.items() if values}

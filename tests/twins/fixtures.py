@@ -257,19 +257,26 @@ def fixtures(data: dict) -> dict[str, Fixture]:
         # access
         "acl": Fixture([[ranked, acl, g, k] for ranked in (ids, ids[::-1], [pid for pid, _ in runs[golden[0]["id"]]["hybrid"]])
                         for g in groups for k in (0, 1, 3, 8, 40, -1)]),
+        "reader runs": Fixture([[runs[q], acl, list(g), depth, k] for q in list(runs)[:20] for g in groups
+                                for depth, k in ((FUSION_DEPTH, RRF_K), (3, 1))]),
         "groups": Fixture([[list(p["acl"]), list(g)] for p in passages[:10] for g in groups] + [[[], []], [["a"], ["a"]]]),
         # documents
         **document_fixtures(markdown),
         # evaluation
         "golden rankings": Fixture([[[pid for pid, _ in runs[q["id"]][r]], q["answer"]] for q in golden
                                     for r in ("dense", "bm25", "hybrid")] + [[[], "x"], [["a", "a"], "a"], [ids, "nope"]]),
-        "golden ranks": Fixture([[[data["ranks"][q["id"]][r] for q in golden], k] for r in ("dense", "bm25", "hybrid")
+        "golden ranks": Fixture([[[(data["ranks"][q["id"]][r] or [None])[0] for q in golden], k] for r in ("dense", "bm25", "hybrid")
                                  for k in range(0, 11)] + [[[], 3], [[None, None], 1], [[1, 2, 3], 0]]),
         "passages found": Fixture([[[pid for pid, _ in runs[q["id"]][r]], [q["answer"], ids[j]], k] for q in golden[:10]
                                    for r in ("dense", "hybrid") for j in (0, 7) for k in (1, 3, 5, 50)]
                                   + [[[], [], 3], [["a"], [], 1], [["a", "b"], ["b", "b"], 2]]),
+        "hit places": Fixture([[runs[q["id"]][r], list(q["answers"])] for q in golden for r in ("dense", "bm25", "hybrid")]
+                              + [[[], ["a"]], [[["a", 0.5], ["b", 0.5]], ["b"]], [[["a", 0.5], ["b", 0.5]], ["c", "b", "a"]]]),
+        "places at k": Fixture([[[[1, 1], [1, 2], [3, 3], None, [2, 5]], k] for k in range(0, 7)] + [[[], 3], [[None], 1]]),
+        "shares found": Fixture([[runs[q["id"]][r], list(q["answers"]), k] for q in golden for r in ("dense", "hybrid")
+                                 for k in (1, 3, 5)] + [[[], [], 3], [[["a", 0.5], ["b", 0.5]], ["b", "b"], 1]]),
         # significance
-        "intervals": Fixture([[hits, total, Z_95] for by_k in data["recall"].values() for hits, total in by_k.values()]
+        "intervals": Fixture([[e["hits"], e["of"], Z_95] for by_k in data["recall"].values() for e in by_k.values()]
                              + [[h, n, Z_95] for n in (0, 1, 2, 3, 10, 30, 100, 2000, 10**6) for h in sorted({0, 1, n // 3, n // 2, n - 1, n})
                                 if 0 <= h <= n] + [[3, 10, 1.0], [3, 10, 2.575829]]),
         "splits": Fixture([[len(r["a_only"]), len(r["b_only"])] for by_k in data["evaluation"]["paired"].values()

@@ -56,7 +56,7 @@ def bm25_explain(passages: list[dict], questions: list[dict], runs: dict, depth:
     position = {p["id"]: i for i, p in enumerate(passages)}
     result = {}
     for question in questions:
-        if question["set"] not in ("golden", "tracer"):
+        if question["set"] not in ("golden", "tracer", "unanswerable"):
             continue
         ranking = runs[question["id"]]["bm25"]
         result[question["id"]] = {

@@ -1,27 +1,52 @@
-/* The recall table: recall@k of each retriever on the golden set (data.recall), a bar chart with
- * each figure's 95% interval (data.evaluation.wilson) and the golden questions each retriever
- * misses (data.evaluation.misses, with data.ranks), for the k the reader picks. The retrievers'
- * names and the chart's geometry are the lab's own data (data.py).
+/* The recall table: the hit rate at k of each retriever on the golden set, a bar chart with each
+ * figure's 95% interval, the figures per group of questions, and the golden questions each
+ * retriever misses, for the k the reader picks. Every figure is computed here from the corpus's
+ * runs with the engine's twins: each question's run as its reader gets it (RAG.engine.asReader),
+ * where its first right passage lands whichever way ties go (hitPlace), the sure and possible
+ * hits at k (hitsAtK: "36–37" when a tie straddles k), the Wilson interval of the sure hits. A
+ * test holds them to the build's (data.recall, data.recall_by_group, data.evaluation). The
+ * retrievers' names, the groups and the chart's geometry are the lab's own data (data.py).
  * State: {k}: one of data.settings.recall_ks. */
 (() => {
   const h = RAG.h;
   const pct = (hits, total) => `${RAG.fixed(100 * hits / total, 1)}%`;
   const whole = (x) => RAG.fixed(100 * x, 0);
+  /** "36", or "36–37" when ties at k leave it open (builder/search.py hits_text). */
+  const hitsText = (r) => (r.withTies === r.hits ? String(r.hits) : `${r.hits}\u2013${r.withTies}`);
+  const pctText = (r) => (r.withTies === r.hits ? pct(r.hits, r.total) : `${pct(r.hits, r.total)}\u2013${pct(r.withTies, r.total)}`);
 
   /** "BM25: 24 of 30 (80.0%, interval 63 to 90%)": the chart's description, and what is announced. */
-  const described = (r) => `${r.name}: ${r.hits} of ${r.total} (${pct(r.hits, r.total)}, interval ${whole(r.lo)} to ${whole(r.hi)}%)`;
+  const described = (r) => `${r.name}: ${hitsText(r)} of ${r.total} (${pctText(r)}, interval ${whole(r.lo)} to ${whole(r.hi)}%)`;
+
+  /** Each golden question's place of its first right passage, per retriever, as its reader gets the lists. */
+  function placesOf(input) {
+    const { data, own } = input;
+    const acl = Object.fromEntries(data.passages.map((p) => [p.id, p.acl]));
+    const { fusion_depth: depth, rrf_k: k } = data.settings;
+    return data.questions.filter((q) => q.set === "golden").map((q) => {
+      const run = RAG.engine.asReader(input.question(q.id).runs, acl, own.readers[q.reader], depth, k);
+      const places = Object.fromEntries(own.retrievers.map((r) => [r.id, RAG.engine.hitPlace(run[r.id], q.answers)]));
+      return { q: input.question(q.id), places };
+    });
+  }
+  const found = new WeakMap();  // the lab's input -> every question's places, computed once
+  const placesFor = (input) => {
+    if (!found.has(input)) found.set(input, placesOf(input));
+    return found.get(input);
+  };
+  const placeText = (place) => (!place ? "not retrieved" : place[0] === place[1] ? `rank ${place[0]}` : `rank ${place[0]} or ${place[1]} (a tie)`);
 
   function table(props) {
     return h("div", { class: "table-scroll" },
       h("table", { class: "recall-table" },
-        h("caption", null, "Right passage in the top ", h("span", { class: "recall-k" }, String(props.k))),
+        h("caption", null, "A right passage in the top ", h("span", { class: "recall-k" }, String(props.k))),
         h("thead", null, h("tr", null,
-          h("th", { scope: "col" }, "Retriever"), h("th", { scope: "col", class: "num" }, "Hits"),
-          h("th", { scope: "col", class: "num" }, "Recall (= hit rate)"), h("th", { scope: "col", class: "num" }, "95% interval"))),
+          h("th", { scope: "col" }, "Retriever"), h("th", { scope: "col", class: "num" }, "Found"),
+          h("th", { scope: "col", class: "num" }, "Hit rate"), h("th", { scope: "col", class: "num" }, "95% interval"))),
         h("tbody", null, props.rows.map((r) => h("tr", { "data-retriever": r.id },
           h("th", { scope: "row" }, r.name),
-          h("td", { class: "num recall-found" }, `${r.hits} / ${r.total}`),
-          h("td", { class: "num recall-pct" }, pct(r.hits, r.total)),
+          h("td", { class: "num recall-found" }, `${hitsText(r)} / ${r.total}`),
+          h("td", { class: "num recall-pct" }, pctText(r)),
           h("td", { class: "num recall-interval" }, `${whole(r.lo)}\u2013${whole(r.hi)}%`))))));
   }
 
@@ -50,9 +75,22 @@
             h("text", { class: "value", x: RAG.fixed(left + width + 8, 1), y: y + 17 }, pct(r.hits, r.total)),
           ];
         }))),
-      h("figcaption", null, "Bars: recall@", h("span", { class: "recall-k" }, String(props.k)),
-        ` (here also the hit rate). The thin line across each bar is its 95% interval (Wilson): with ${props.total} ` +
-        "questions, the true recall could plausibly be anywhere on it."));
+      h("figcaption", null, "Bars: the hit rate at ", h("span", { class: "recall-k" }, String(props.k)),
+        ` (the sure hits; a tie that straddles k is no sure hit). The thin line across each bar is its 95% interval ` +
+        `(Wilson): with ${props.total} questions, the true rate could plausibly be anywhere on it.`));
+  }
+
+  /** The hit rate per group of questions: where each retriever wins depends on how the question is asked. */
+  function groups(props) {
+    return h("div", { class: "table-scroll" },
+      h("table", { class: "recall-groups" },
+        h("caption", null, "The same figure for each group of questions, at k = ", h("span", { class: "recall-k" }, String(props.k))),
+        h("thead", null, h("tr", null, h("th", { scope: "col" }, "Questions"),
+          props.rows.map((r) => h("th", { scope: "col", class: "num" }, r.short)))),
+        h("tbody", null, props.groups.map((g) => h("tr", { "data-group": g.id },
+          h("th", { scope: "row" }, `${g.name} (${g.total})`),
+          g.cells.map((c) => h("td", { class: ["num", c.best && "is-winner"], "data-retriever": c.id },
+            `${hitsText(c)} / ${c.total}`)))))));
   }
 
   function misses(props) {
@@ -63,8 +101,8 @@
         r.missed.length
           ? h("ul", { class: "miss-list" }, r.missed.map((q) => h("li", null,
             h("span", { class: "miss-q" }, q.text), " ",
-            h("span", { class: "miss-rank" }, q.rank ? `rank ${q.rank}` : "not retrieved"),
-            q.paraphrase ? [" ", h("span", { class: "badge badge-warn" }, "paraphrase")] : null)))
+            h("span", { class: "miss-rank" }, placeText(q.place)),
+            q.group !== "words" ? [" ", h("span", { class: `badge badge-${q.group}` }, q.group)] : null)))
           : h("p", { class: "miss-none" }, `None: every right passage is in the top ${props.k}.`)))),
     ];
   }
@@ -77,30 +115,39 @@
 
     props(state, input) {
       const { data, own } = input;
-      const key = String(state.k);
+      const all = placesFor(input);
+      const count = (members, id) => {
+        const [hits, withTies, total] = RAG.engine.hitsAtK(members.map((m) => m.places[id]), state.k);
+        return { hits, withTies, total };
+      };
       const rows = own.retrievers.map((r) => {
-        const [hits, total] = data.recall[r.id][key];
-        const [lo, hi] = data.evaluation.wilson[r.id][key];
-        const missed = data.evaluation.misses[r.id][key].map((qid) => {
-          const question = input.question(qid);
-          return { text: question.text, rank: data.ranks[qid][r.id], paraphrase: question.paraphrase };
-        });
-        return { id: r.id, name: r.name, short: r.short, hits, total, lo, hi, missed };
+        const figures = count(all, r.id);
+        const [lo, hi] = RAG.engine.wilson(figures.hits, figures.total, own.z);
+        const missed = all.filter((m) => !(m.places[r.id] && m.places[r.id][1] <= state.k))
+          .map((m) => ({ text: m.q.text, place: m.places[r.id], group: m.q.group }));
+        return { id: r.id, name: r.name, short: r.short, ...figures, lo, hi, missed };
       });
-      return { k: state.k, rows, total: rows[0].total, chart: own.chart, highlight: own.highlight };
+      const byGroup = own.groups.map((g) => {
+        const members = all.filter((m) => m.q.group === g.id);
+        const cells = own.retrievers.map((r) => ({ id: r.id, ...count(members, r.id) }));
+        const top = Math.max(...cells.map((c) => c.hits));
+        return { ...g, total: members.length, cells: cells.map((c) => ({ ...c, best: c.hits === top })) };
+      });
+      return { k: state.k, rows, groups: byGroup, total: rows[0].total, chart: own.chart, highlight: own.highlight };
     },
 
     view(props) {
       return [
-        h("p", { class: "lab-status" }, `Recall@${props.k} on ${props.total} golden questions.`),
+        h("p", { class: "lab-status" }, `The hit rate at ${props.k} on ${props.total} golden questions, each asked as its reader.`),
         table(props),
         chart(props),
+        groups(props),
         misses(props),
       ];
     },
 
     summary(props) {
-      return `Recall@${props.k}: ${props.rows.map(described).join("; ")}.`;
+      return `Hit rate at ${props.k}: ${props.rows.map(described).join("; ")}.`;
     },
   });
 })();

@@ -57,64 +57,78 @@ def test_sign_test_counts_splits_at_least_as_lopsided():
     assert sign_test(0, 0) == 1.0                                  # no disagreement, no evidence
 
 
-RANKS = {  # question -> the rank of its right passage under each retriever (None: not retrieved)
-    "q1": {"bm25": 1, "dense": 4, "hybrid": 1},
-    "q2": {"bm25": None, "dense": 2, "hybrid": 3},
-    "q3": {"bm25": 2, "dense": 1, "hybrid": 1},
-    "q4": {"bm25": 6, "dense": None, "hybrid": 5},
+RANKS = {  # question -> the place of its right passage under each retriever: [best, worst] (None: not retrieved)
+    "q1": {"bm25": [1, 1], "dense": [4, 4], "hybrid": [1, 1]},
+    "q2": {"bm25": None, "dense": [2, 2], "hybrid": [3, 3]},
+    "q3": {"bm25": [2, 2], "dense": [1, 1], "hybrid": [1, 2]},   # hybrid: a tie for first with another passage
+    "q4": {"bm25": [6, 6], "dense": None, "hybrid": [5, 5]},
 }
 
 
-def test_misses_are_the_questions_outside_the_top_k_in_set_order():
+def test_misses_are_the_questions_not_surely_in_the_top_k_in_set_order():
     assert misses(RANKS, "dense", 3) == ["q1", "q4"]          # rank 4, not retrieved
-    assert misses(RANKS, "hybrid", 1) == ["q2", "q4"]
+    assert misses(RANKS, "hybrid", 1) == ["q2", "q3", "q4"]   # q3's tie for first is no sure hit at 1
+    assert misses(RANKS, "hybrid", 2) == ["q2", "q4"]
     assert misses(RANKS, "hybrid", 5) == []                   # rank 5 is inside the top 5
     assert misses(RANKS, "bm25", 5) == ["q2", "q4"]
 
 
-def test_paired_names_the_questions_only_one_retriever_finds():
+def test_paired_names_the_questions_only_one_retriever_surely_finds():
     # One question either way is no evidence: 2 * C(1,0) / 2^1 = 1.
     assert paired(RANKS, "hybrid", "dense", 3) == {"a_only": ["q1"], "b_only": [], "p": 2 * 1 / 2 ** 1}
     assert paired(RANKS, "hybrid", "dense", 5) == {"a_only": ["q4"], "b_only": [], "p": 2 * 1 / 2 ** 1}
     assert paired(RANKS, "dense", "bm25", 1) == {"a_only": ["q3"], "b_only": ["q1"], "p": 1.0}
-    assert paired(RANKS, "bm25", "dense", 3) == {"a_only": ["q1"], "b_only": ["q2"], "p": 1.0}
+    assert paired(RANKS, "hybrid", "dense", 1) == {"a_only": ["q1"], "b_only": ["q3"], "p": 1.0}  # the tie counts against
     # Two questions, both one way: 2 * C(2,0) / 2^2.
     assert paired(RANKS, "hybrid", "bm25", 5) == {"a_only": ["q2", "q4"], "b_only": [], "p": 2 * 1 / 2 ** 2}
 
 
+def test_the_recall_table_counts_sure_hits_and_hits_with_the_ties():
+    table = recall_table(RANKS)
+    assert table["hybrid"]["1"] == {"hits": 1, "with_ties": 2, "of": 4}   # q1 surely; q3 only if its tie goes its way
+    assert table["hybrid"]["3"] == {"hits": 3, "with_ties": 3, "of": 4}
+    assert table["bm25"]["5"] == {"hits": 2, "with_ties": 2, "of": 4}
+
+
 def test_evaluation_gathers_misses_intervals_and_pairs_by_k():
-    questions = [{"id": q, "set": "golden", "paraphrase": q in ("q2", "q4"), "text": f"reset password {q}",
-                  "answer": "p1"} for q in RANKS]
+    groups = {"q1": "words", "q2": "paraphrase", "q3": "typed", "q4": "paraphrase"}
+    questions = [{"id": q, "set": "golden", "group": groups[q], "text": f"reset password {q}", "answers": ["p1"]}
+                 for q in RANKS]
     corpus = SimpleNamespace(by_id={"p1": SimpleNamespace(text="To reset a password, open Settings.")})
-    runs = {q: {"dense": [["p1", 0.9]], "bm25": [["p1", 2.0]]} for q in RANKS}
+    runs = {q: {"dense": [["p1", 0.9]], "bm25": [["p1", 2.0]], "hybrid": [["p1", 0.032787]]} for q in RANKS}
     data = {"ranks": RANKS, "settings": {"recall_ks": [1, 3, 5]}, "questions": questions,
-            "recall": recall_table(RANKS), "runs": runs}
+            "recall": recall_table(RANKS), "runs": runs, "golden_runs": runs}
     got = evaluation.evaluation(corpus, data)
     assert got["misses"]["dense"] == {"1": ["q1", "q2", "q4"], "3": ["q1", "q4"], "5": ["q4"]}
     assert got["paraphrase_misses"]["dense"] == {"1": 2, "3": 1, "5": 1}   # q2 and q4 are the paraphrases
-    assert data["recall"]["dense"]["3"] == [2, 4]
+    assert got["group_misses"]["dense"]["1"] == {"words": 1, "paraphrase": 2, "typed": 0}
+    assert data["recall"]["dense"]["3"] == {"hits": 2, "with_ties": 2, "of": 4}
     assert got["wilson"]["dense"]["3"] == list(wilson(2, 4))
     assert got["paired"]["hybrid-bm25"]["3"] == paired(RANKS, "hybrid", "bm25", 3)
     assert set(got["paired"]) == {"hybrid-dense", "hybrid-bm25", "dense-bm25"}
     assert got["shared_terms"]["q1"] == ["password", "reset"]
     assert got["significance"]["tests"] == 3 * 3  # three pairs at three k
-    assert got["prompt_reach"]["sent"] == ["q1", "q2", "q3", "q4"]  # hybrid ranks 1, 3, 1 and 5
+    assert got["prompt_reach"]["sent"] == ["q1", "q2", "q3", "q4"]  # hybrid places 1, 3, 1-2 and 5
     assert got["fusion_sweep"]["recall"]["8"]["60"] == {"1": 4, "3": 4, "5": 4}  # p1 first in both runs
+    assert got["ties"] == [] and got["leads"] == {}  # one passage per list: no tie, no second to lead
 
 
 # ------------------------------------------------------------------ the data step
 
 
-def test_the_lab_names_every_retriever_the_build_measured(data):
+def test_the_lab_names_every_retriever_group_and_reader_the_build_measured(data):
     own = data["labs"]["recall"]
-    assert own == recall.data(None)
     assert [r["id"] for r in own["retrievers"]] == ["bm25", "dense", "hybrid"]
     assert {r["id"] for r in own["retrievers"]} == set(data["recall"]) == set(data["evaluation"]["wilson"])
+    # In corpus/golden.yaml's order (the data file sorts its keys).
+    assert [g["id"] for g in own["groups"]] == ["words", "paraphrase", "typed"]
+    assert set(data["recall_by_group"]) == {g["id"] for g in own["groups"]}
+    assert set(own["readers"]) == {q["reader"] for q in data["questions"] if q["set"] == "golden"} | {"customer"}
     assert own["highlight"] in data["recall"]
     assert recall.STATE["k"] in data["settings"]["recall_ks"]
     for name, by_k in data["recall"].items():
-        for k, (hits, total) in by_k.items():
-            assert len(data["evaluation"]["misses"][name][k]) == total - hits
+        for k, entry in by_k.items():
+            assert len(data["evaluation"]["misses"][name][k]) == entry["of"] - entry["hits"]
 
 
 # ------------------------------------------------------------------ the view, in Node
@@ -122,61 +136,78 @@ def test_the_lab_names_every_retriever_the_build_measured(data):
 RETRIEVERS = ("bm25", "dense", "hybrid")
 
 
+def hits_text(entry) -> str:
+    return str(entry["hits"]) if entry["hits"] == entry["with_ties"] else f"{entry['hits']}\u2013{entry['with_ties']}"
+
+
+def pct_text(entry) -> str:
+    one = lambda n: f"{100 * n / entry['of']:.1f}%"
+    return one(entry["hits"]) if entry["hits"] == entry["with_ties"] else f"{one(entry['hits'])}\u2013{one(entry['with_ties'])}"
+
+
 def described(data, name, k) -> str:
     """One retriever's figures as the chart's description (and the announcement) words them."""
-    hits, total = data["recall"][name][str(k)]
+    entry = data["recall"][name][str(k)]
     lo, hi = data["evaluation"]["wilson"][name][str(k)]
     label = next(r["name"] for r in data["labs"]["recall"]["retrievers"] if r["id"] == name)
-    return f"{label}: {hits} of {total} ({100 * hits / total:.1f}%, interval {100 * lo:.0f} to {100 * hi:.0f}%)"
+    return f"{label}: {hits_text(entry)} of {entry['of']} ({pct_text(entry)}, interval {100 * lo:.0f} to {100 * hi:.0f}%)"
+
+
+def place_text(place) -> str:
+    if not place:
+        return "not retrieved"
+    return f"rank {place[0]}" if place[0] == place[1] else f"rank {place[0]} or {place[1]} (a tie)"
 
 
 def check_drawing(drawing, data, k):
-    """What the view drew for k against the build's data (data.recall, data.evaluation, data.ranks)."""
+    """What the view computed and drew for k, against the build's own figures (data.recall,
+    data.recall_by_group, data.evaluation, data.ranks): the twins in the browser's renderer and
+    builder/search.py and builder/evaluation.py in Python must agree."""
     m = data["evaluation"]
     own = data["labs"]["recall"]
     chart = own["chart"]
     names = {r["id"]: r["name"] for r in own["retrievers"]}
     out = markup(drawing.html)
     n_golden = sum(q["set"] == "golden" for q in data["questions"])
-    assert [text(s) for s in out.css(".recall-k")] == [str(k)] * 3
-    assert text(out.css_first(".lab-status")) == f"Recall@{k} on {n_golden} golden questions."
-    assert [text(th) for th in out.css(".recall-table thead th")] == ["Retriever", "Hits", "Recall (= hit rate)",
-                                                                       "95% interval"]
+    assert [text(s) for s in out.css(".recall-k")] == [str(k)] * 4
+    assert text(out.css_first(".lab-status")) == f"The hit rate at {k} on {n_golden} golden questions, each asked as its reader."
+    assert [text(th) for th in out.css(".recall-table thead th")] == ["Retriever", "Found", "Hit rate", "95% interval"]
     assert [row.attributes["data-retriever"] for row in out.css(".recall-table tbody tr")] == list(RETRIEVERS)
+    questions = {q["id"]: q for q in data["questions"]}
     for name in RETRIEVERS:
-        hits, total = data["recall"][name][str(k)]
+        entry = data["recall"][name][str(k)]
         lo, hi = m["wilson"][name][str(k)]
         row = out.css_first(f'.recall-table tr[data-retriever="{name}"]')
         assert [text(cell) for cell in row.css("th, td")] == [
-            names[name], f"{hits} / {total}", f"{100 * hits / total:.1f}%", f"{100 * lo:.0f}–{100 * hi:.0f}%"]
+            names[name], f"{hits_text(entry)} / {entry['of']}", pct_text(entry), f"{100 * lo:.0f}–{100 * hi:.0f}%"]
         column = out.css_first(f'.recall-misses [data-retriever="{name}"]')
         missed = m["misses"][name][str(k)]
-        assert len(missed) == total - hits
+        assert len(missed) == entry["of"] - entry["hits"]
         assert text(column.css_first("h5")) == f"{names[name]} · {len(missed)} missed"
-        questions = {q["id"]: q for q in data["questions"]}
         assert [text(li) for li in column.css("li")] == [
-            f"{questions[qid]['text']} " + (f"rank {data['ranks'][qid][name]}" if data["ranks"][qid][name] else "not retrieved")
-            + (" paraphrase" if questions[qid]["paraphrase"] else "") for qid in missed]
-        assert len(column.css(".badge-warn")) == sum(questions[qid]["paraphrase"] for qid in missed)
+            f"{questions[qid]['text']} {place_text(data['ranks'][qid][name])}"
+            + ("" if questions[qid]["group"] == "words" else f" {questions[qid]['group']}") for qid in missed]
         if not missed:
             assert text(column.css_first(".miss-none")) == f"None: every right passage is in the top {k}."
+    for group in own["groups"]:
+        row = out.css_first(f'.recall-groups tr[data-group="{group["id"]}"]')
+        by = data["recall_by_group"][group["id"]]
+        assert [text(td) for td in row.css("td")] == [f"{hits_text(by[n][str(k)])} / {by[n][str(k)]['of']}" for n in RETRIEVERS]
     descriptions = [described(data, name, k) for name in RETRIEVERS]
     assert text(out.css_first("#recall-chart-desc")) == "; ".join(descriptions)
-    assert drawing.summary == f"Recall@{k}: {'; '.join(descriptions)}."
+    assert drawing.summary == f"Hit rate at {k}: {'; '.join(descriptions)}."
     assert text(out.css_first("#recall-chart-title")) == f"Recall@{k} by retriever, with 95% intervals"
-    assert text(out.css_first(".recall-chart figcaption")).startswith(f"Bars: recall@{k} (here also the hit rate). ")
+    assert text(out.css_first(".recall-chart figcaption")).startswith(f"Bars: the hit rate at {k} (the sure hits")
     widths = [rect.attributes["width"] for rect in out.css(".recall-rows rect")]
-    assert widths == [f"{chart['width'] * data['recall'][n][str(k)][0] / data['recall'][n][str(k)][1]:.1f}"
+    assert widths == [f"{chart['width'] * data['recall'][n][str(k)]['hits'] / data['recall'][n][str(k)]['of']:.1f}"
                       for n in RETRIEVERS]
     assert ["bar-hit" in rect.attributes["class"].split() for rect in out.css(".recall-rows rect")] == [
         n == own["highlight"] for n in RETRIEVERS]
     ends = [[line.attributes["x1"], line.attributes["x2"]] for line in out.css(".recall-rows line.interval")]
     assert ends == [[f"{chart['left'] + chart['width'] * x:.1f}" for x in m["wilson"][n][str(k)]] for n in RETRIEVERS]
-    assert [text(t) for t in out.css(".recall-rows text.value")] == [
-        f"{100 * data['recall'][n][str(k)][0] / data['recall'][n][str(k)][1]:.1f}%" for n in RETRIEVERS]
 
 
-def test_the_view_draws_the_builds_figures_for_every_k(views, data):
+def test_the_view_computes_the_builds_figures_for_every_k(views, data):
     ks = data["settings"]["recall_ks"]
     assert ks == [1, 3, 5]
     for k, drawing in zip(ks, views.draw_many("recall", [{"k": k} for k in ks])):
@@ -203,9 +234,10 @@ def test_a_click_on_k_redraws_says_it_and_writes_the_link(shared, data):
     for k in data["settings"]["recall_ks"]:
         section.locator(f'input[name="recall-k"][value="{k}"] + span').click()
         expect(section.locator(f'input[name="recall-k"][value="{k}"]')).to_be_checked()
-        expect(section.locator(".lab-status")).to_have_text(f"Recall@{k} on {data['recall']['hybrid'][str(k)][1]} golden questions.")
+        expect(section.locator(".lab-status")).to_have_text(
+            f"The hit rate at {k} on {data['recall']['hybrid'][str(k)]['of']} golden questions, each asked as its reader.")
         said = "; ".join(described(data, name, k) for name in RETRIEVERS)
-        expect(shared.locator("#rag-status")).to_have_text(f"Recall@{k}: {said}.")
+        expect(shared.locator("#rag-status")).to_have_text(f"Hit rate at {k}: {said}.")
         assert hash_of(shared) == f"#lab-recall?k={k}"
 
 
@@ -220,12 +252,12 @@ def test_recall_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
     page.keyboard.press("ArrowLeft")
     k = ks[ks.index(default) - 1]
     expect(section.locator(f'input[name="recall-k"][value="{k}"]')).to_be_checked()
-    expect(section.locator(".recall-table caption")).to_have_text(f"Right passage in the top {k}")
+    expect(section.locator(".recall-table caption")).to_have_text(f"A right passage in the top {k}")
     assert hash_of(page) == f"#lab-recall?k={k}"
     again = open_page(make_page, site_url, f"#lab-recall?k={ks[-1]}")
     restored = lab(again, "recall")
     expect(restored.locator(f'input[name="recall-k"][value="{ks[-1]}"]')).to_be_checked()
-    expect(restored.locator(".recall-table caption")).to_have_text(f"Right passage in the top {ks[-1]}")
+    expect(restored.locator(".recall-table caption")).to_have_text(f"A right passage in the top {ks[-1]}")
 
 
 @pytest.mark.browser
@@ -233,4 +265,4 @@ def test_a_link_with_a_k_the_build_did_not_measure_opens_the_default(make_page, 
     page = open_page(make_page, site_url, "#lab-recall?k=4")
     section = lab(page, "recall")
     expect(section.locator(f'input[name="recall-k"][value="{recall.STATE["k"]}"]')).to_be_checked()
-    expect(section.locator(".lab-status")).to_contain_text(f"Recall@{recall.STATE['k']} on ")
+    expect(section.locator(".lab-status")).to_contain_text(f"The hit rate at {recall.STATE['k']} on ")

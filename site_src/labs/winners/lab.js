@@ -1,10 +1,12 @@
 /* Who wins where: a table of the right passage's rank under dense search and under BM25 for
  * every golden question, sortable by any column (its header is a button) and filterable to the
- * paraphrases or to the questions that share words with their passage.
- * State: {sort: id|dense|bm25|winner, dir: asc|desc, show: all|paraphrase|literal}. */
+ * questions of one group (in the help center's words, paraphrases, typed as people type). A
+ * place shared by a tie reads "2=" (RAG.engine.rankLabel), and sorts by its first rank.
+ * State: {sort: id|dense|bm25|winner, dir: asc|desc, show: all|words|paraphrase|typed}. */
 (() => {
   const h = RAG.h;
-  const NOUNS = { all: "questions", paraphrase: "paraphrases", literal: "questions that share words with their passage" };
+  const NOUNS = { all: "questions", words: "questions in the help center's words", paraphrase: "paraphrases",
+                  typed: "questions typed the way people type" };
   const WINNER_NAMES = { dense: "dense", bm25: "BM25", tie: "tie" };
   const WINNER_ORDER = { dense: 0, bm25: 1, tie: 2 };
   const COLUMN_NAMES = { id: "question", dense: "dense rank", bm25: "BM25 rank", winner: "which ranks higher" };
@@ -14,11 +16,11 @@
    *  when descending); a passage a retriever never returns ranks below every one it does. */
   function ordered(rows, { sort, dir, show }, missing) {
     const key = {
-      id: () => 0, dense: (row) => row.dense || missing, bm25: (row) => row.bm25 || missing,
+      id: () => 0, dense: (row) => (row.dense ? row.dense[0] : missing), bm25: (row) => (row.bm25 ? row.bm25[0] : missing),
       winner: (row) => WINNER_ORDER[row.winner],
     }[sort];
     const sign = dir === "desc" ? -1 : 1;
-    return rows.filter((row) => show === "all" || (show === "paraphrase") === row.paraphrase)
+    return rows.filter((row) => show === "all" || show === row.group)
       .map((row, i) => ({ row, i }))
       .sort((a, b) => sign * (key(a.row) - key(b.row)) || sign * (a.i - b.i))
       .map(({ row }) => row);
@@ -27,15 +29,15 @@
   function status({ counts, show }) {
     const c = counts[show];
     return `${c.total} ${NOUNS[show]}: dense search ranks the right passage higher on ${c.dense}, BM25 on ${c.bm25}, ` +
-      `and both give it the same rank on ${c.tie} (${c.both_first} of them at rank 1).`;
+      `and neither surely ranks it higher on ${c.tie} (${c.both_first} of them with both at rank 1).`;
   }
 
-  const rankCell = (rank, wins) => h("td", { class: ["num", wins && "is-winner"] }, rank ? String(rank) : "not found");
+  const rankCell = (place, wins) => h("td", { class: ["num", wins && "is-winner"] }, place ? RAG.engine.rankLabel(place) : "not found");
 
   function row(r) {
     return h("tr", { "data-qid": r.id, class: `winner-${r.winner}` },
       h("th", { scope: "row" }, h("span", { class: "qid" }, r.id), ` ${r.text}`,
-        r.paraphrase ? [" ", h("span", { class: "badge badge-paraphrase" }, "paraphrase")] : null),
+        r.group !== "words" ? [" ", h("span", { class: `badge badge-${r.group}` }, r.group)] : null),
       rankCell(r.dense, r.winner === "dense"),
       rankCell(r.bm25, r.winner === "bm25"),
       h("td", null, WINNER_NAMES[r.winner]));
@@ -57,7 +59,7 @@
         h("p", { class: "lab-status" }, status(props)),
         h("div", { class: "table-scroll" },
           h("table", { class: "winners-table" },
-            h("caption", { class: "visually-hidden" }, "Rank of the right passage per golden question, under dense search and BM25"),
+            h("caption", { class: "visually-hidden" }, "Place of the right passage per golden question, under dense search and BM25"),
             h("thead", null, h("tr", null, COLUMNS.map(([column, label, cls]) => h("th", {
               scope: "col", class: cls, "data-sort": column,
               "aria-sort": column === props.sort ? (props.dir === "asc" ? "ascending" : "descending") : undefined,
