@@ -57,7 +57,7 @@ def test_data_is_schema_versioned_and_complete(built):
     assert data["schema"] == SCHEMA
     assert len(data["passages"]) >= 35
     golden = [q for q in data["questions"] if q["set"] == "golden"]
-    assert len(golden) == 30
+    assert len(golden) == 40 and {q["group"] for q in golden} == {"words", "paraphrase", "typed"}
     for question in data["questions"]:
         run = data["runs"][question["id"]]
         assert len(run["dense"]) == len(data["passages"])  # dense scores every passage

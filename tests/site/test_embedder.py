@@ -28,7 +28,7 @@ from builder import live_model
 from builder.code_key import code_key, module_file
 from builder.embed_cache import EmbeddingCache
 from builder.search import dense_ranking
-from builder.live_model import COSINE_TOLERANCE
+from builder.live_model import COSINE_TOLERANCE, alike
 from engine import settings
 from engine.dense import model_fingerprint, resolve_model
 from support.labs import lab, open_page
@@ -185,6 +185,10 @@ def test_texts_embedded_in_mixed_batches_agree_with_sentence_transformers(model_
             "max_abs_diff": float(np.abs(live - python_vectors).max()),
             "rankings_identical": sum(a == b for a, b in zip(live_ranking, python)),
             "top5_identical": sum(a[:5] == b[:5] for a, b in zip(live_ranking, python)),
+            # the same order but for passages sentence-transformers' own cosines put within the
+            # tolerance of each other: a tie at the precision the page promises
+            "rankings_alike": sum(alike(a, b, dict(zip(ids, map(float, row))), COSINE_TOLERANCE)
+                                  for a, b, row in zip(live_ranking, python, python_vectors @ passage_vectors.T)),
             "model_file_rankings_identical": sum(a == b for a, b in zip(model_file, python))},
         "model_file_in_onnxruntime": {
             "max_cosine_diff": float(np.abs(cosines - model_file_vectors @ passage_vectors.T).max()),
@@ -194,10 +198,10 @@ def test_texts_embedded_in_mixed_batches_agree_with_sentence_transformers(model_
     (ARTIFACTS / "embedder-agreement.json").write_text(json.dumps(summary, indent=1), "utf-8")
     versus = summary["sentence_transformers"]
     assert versus["max_cosine_diff"] <= COSINE_TOLERANCE, summary
-    assert versus["top5_identical"] == len(texts), summary
+    assert versus["rankings_alike"] == len(texts), summary
     # The whole ranking of the 40 passages: where it is not sentence-transformers', two passages
-    # a few millionths apart swapped, and the shipped file run by Python swaps them too (its
-    # half-precision token table, the precision the build chose): the worker adds nothing.
+    # within the tolerance of each other swapped, and the shipped file run by Python swaps them
+    # too (the half precision the build chose): the worker adds nothing.
     assert summary["model_file_in_onnxruntime"]["rankings_identical"] == len(texts), summary
     assert summary["model_file_in_onnxruntime"]["max_cosine_diff"] < 1e-5, summary
 
