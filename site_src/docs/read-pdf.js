@@ -114,8 +114,8 @@
     try {
       const found = await Promise.race([read, limit.promise]);
       if (!found.blocks.length) {
-        const pages = found.pages === 1 ? "its one page holds" : `none of its ${found.pages} pages holds`;
-        throw new docs.Refusal(`has no text layer: ${pages} any text (a scan, or pictures of text). Run it through OCR (OCRmyPDF, or your scanner's software) and choose the result.`);
+        const pages = found.pages === 1 ? "its one page holds no text" : `none of its ${found.pages} pages holds any text`;
+        throw new docs.Refusal(`has no text layer: ${pages} (a scan, or pictures of text). Run it through OCR (OCRmyPDF, or your scanner's software) and choose the result.`);
       }
       return found;
     } catch (error) {
