@@ -63,12 +63,38 @@ def engine_runs(chunks: list[dict], asked: list[dict], chunk_vectors: np.ndarray
     ids = [c["id"] for c in chunks]
     index = BM25([c["text"] for c in chunks], settings.BM25_K1, settings.BM25_B)
     runs = {}
+    # In double precision, as the page's twin (site_src/engine/ranking.js denseRanking) adds the products.
+    chunk_vectors = np.asarray(chunk_vectors, dtype=np.float64)
     for question, vector in zip(asked, question_vectors):
-        dense = dense_ranking(ids, chunk_vectors, vector)
+        dense = dense_ranking(ids, chunk_vectors, np.asarray(vector, dtype=np.float64))
         bm25 = bm25_ranking(ids, index, question["question"])
         runs[question["id"]] = {"dense": dense, "bm25": bm25,
                                 "hybrid": hybrid_ranking(dense, bm25, settings.FUSION_DEPTH, settings.RRF_K)}
     return runs
+
+
+EXPORT = """async (RAG, input) => {
+  const vectors = Object.fromEntries(input.chunks.map((c, i) => [c.hash, Float32Array.from(input.chunkVectors[i])]));
+  const questions = input.questions.map((q, i) => ({ id: q.id, text: q.question, vector: Float32Array.from(input.questionVectors[i]) }));
+  const answers = Object.fromEntries(input.questions.map((q) => [q.id, q.answers]));
+  const marks = RAG.docs.marks.fromQuotes(input.chunks, answers);
+  return RAG.docs.exportBundle({ chunks: input.chunks, setting: input.setting, vectors, questions, marks,
+                                 fingerprint: input.fingerprint, settings: input.settings });
+}"""
+
+
+def exported(node, setting: dict, chunk_vectors, question_vectors, chunks=None, fingerprint: str = "model:test") -> dict:
+    """The sample set as the page exports it (export.js), with these vectors and the quotes' marks."""
+    chunks = chunks if chunks is not None else chunked(node, setting)
+    return node.run(EXPORT, {"chunks": chunks, "setting": setting, "questions": questions(), "fingerprint": fingerprint,
+                             "settings": settings.as_data(), "chunkVectors": np.asarray(chunk_vectors).tolist(),
+                             "questionVectors": np.asarray(question_vectors).tolist()})
+
+
+def vectors_of(bundle: dict, key: str) -> np.ndarray:
+    import base64
+
+    return np.asarray([np.frombuffer(base64.b64decode(item["vector"]), dtype="<f4") for item in bundle[key]])
 
 
 def plain(runs: dict) -> dict:
