@@ -67,7 +67,7 @@
       "-- The query that ranks the chunks for a question's vector $1 (cosine distance; 1 - distance is the cosine):",
       `PREPARE rag_nearest(vector(${dimensions})) AS`,
       "  SELECT id, source, page, 1 - (embedding <=> $1) AS cosine FROM rag_chunks ORDER BY embedding <=> $1 LIMIT 5;",
-      "-- e.g. EXECUTE rag_nearest((SELECT embedding FROM rag_questions WHERE id = 'one-file'));",
+      "-- e.g. EXECUTE rag_nearest('[0.0123,-0.0456,...]');  (a question's 384 numbers; EXECUTE takes no subquery)",
       "-- Every question's top 5 at once:",
       "--   SELECT q.id, c.id, c.cosine FROM rag_questions q CROSS JOIN LATERAL",
       "--     (SELECT id, 1 - (embedding <=> q.embedding) AS cosine FROM rag_chunks ORDER BY embedding <=> q.embedding LIMIT 5) c;",
