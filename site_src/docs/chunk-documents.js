@@ -39,8 +39,8 @@
   }
 
   docs.settingLabel = (s) => ({
-    fixed: () => `Fixed, ${s.size} words${s.overlap ? `, ${s.overlap} overlap` : ""}`,
-    sentences: () => `Sentences, up to ${s.limit} words${s.repeat ? `, ${s.repeat} repeated` : ""}`,
+    fixed: () => `Fixed, ${s.size} words` + (s.overlap ? `, ${s.overlap} overlap` : ""),
+    sentences: () => `Sentences, up to ${s.limit} words` + (s.repeat ? `, ${s.repeat} repeated` : ""),
     headings: () => "By heading",
     sections: () => `By heading, up to ${s.maxWords} words`,
     page: () => "Whole document",

@@ -86,7 +86,8 @@
   function need(value, where, type) {
     const ok = type === "list" ? Array.isArray(value) : type === "integer" ? Number.isInteger(value)
       : type === "object" ? value !== null && typeof value === "object" && !Array.isArray(value) : typeof value === type;
-    if (!ok) throw new ImportError(`${where} should be ${type === "list" ? "a list" : type === "integer" ? "a whole number" : `a ${type}`}, not ${kindOf(value)}`);
+    const wanted = type === "list" ? "a list" : type === "integer" ? "a whole number" : "a " + type;
+    if (!ok) throw new ImportError(`${where} should be ${wanted}, not ${kindOf(value)}`);
     return value;
   }
 

@@ -15,16 +15,16 @@
   const RAG = (globalThis.RAG = globalThis.RAG || {});
   const docs = (RAG.docs = RAG.docs || {});
 
-  const quoted = (text) => `'${String(text).replace(/'/g, "''")}'`;
+  const quoted = (text) => "'" + String(text).replace(/'/g, "''") + "'";
   const orNull = (value) => (value === null || value === undefined ? "NULL" : String(value));
-  const textArray = (items) => (items.length ? `ARRAY[${items.map(quoted).join(", ")}]` : "ARRAY[]::text[]");
+  const textArray = (items) => (items.length ? "ARRAY[" + items.map(quoted).join(", ") + "]" : "ARRAY[]::text[]");
 
   /** A base64 float32 vector as pgvector's literal: each float32's shortest decimal reads back as itself. */
   function literal(base64, dimensions) {
     const binary = atob(base64);
     const view = new DataView(new ArrayBuffer(binary.length));
     for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
-    return `'[${Array.from({ length: dimensions }, (_, i) => view.getFloat32(i * 4, true)).join(",")}]'`;
+    return "'[" + Array.from({ length: dimensions }, (_, i) => view.getFloat32(i * 4, true)).join(",") + "]'";
   }
 
   function toSql(bundle) {
@@ -35,7 +35,7 @@
     const rows = bundle.chunks.map((c) => `  (${[quoted(c.id), quoted(c.hash), quoted(c.source), orNull(c.page), orNull(c.last_page),
       textArray(c.headings), quoted(c.text), literal(c.vector, dimensions)].join(", ")})`);
     const questions = bundle.questions.map((q) => `  (${[quoted(q.id), quoted(q.text), q.vector ? literal(q.vector, dimensions) : "NULL",
-      q.marks.length ? `ARRAY[${q.marks.map(quoted).join(", ")}]` : "ARRAY[]::text[]"].join(", ")})`);
+      textArray(q.marks)].join(", ")})`);
     return [
       `-- 'Try it on your documents': ${bundle.chunks.length} chunks of ${sources} documents, cut by ${JSON.stringify(bundle.chunker)},`,
       `-- embedded by ${bundle.model.name} (${dimensions} dimensions; model ${bundle.model.fingerprint}).`,

@@ -63,11 +63,22 @@
       this.memory = new Map();  // hash -> Float32Array, where IndexedDB is not to be had
       this.where = database ? "indexeddb" : "memory";
       this.note = note;
+      this.reopen = false;
+    }
+
+    /** The database, opened again after forget() deleted it (lazily: forgetting leaves nothing behind). */
+    async connection() {
+      if (!this.database && this.reopen) {
+        this.reopen = false;
+        this.database = await openDatabase(this.factory).catch(() => null);
+        if (!this.database) this.where = "memory";
+      }
+      return this.database;
     }
 
     async get(texts) {
       const hashes = await docs.textHashes(texts);
-      if (!this.database) return hashes.map((hash) => this.memory.get(hash) || null);
+      if (!this.database) return hashes.map((hash) => this.memory.get(hash) || null);  // forgotten: nothing to open
       const transaction = this.database.transaction(VECTORS, "readonly");
       const table = transaction.objectStore(VECTORS);
       const found = await Promise.all(hashes.map((hash) => done(table.get([this.model, hash]))));
@@ -77,7 +88,7 @@
     async put(pairs) {
       const hashes = await docs.textHashes(pairs.map(([text]) => text));
       const records = pairs.map(([, vector], i) => ({ model: this.model, hash: hashes[i], vector: Float32Array.from(vector).buffer }));
-      if (this.database) {
+      if (await this.connection()) {
         try {
           const transaction = this.database.transaction(VECTORS, "readwrite");
           const table = transaction.objectStore(VECTORS);
@@ -113,9 +124,9 @@
           };
         });
         this.database.close();
+        this.database = null;
         await done(this.factory.deleteDatabase(DATABASE));
-        this.database = await openDatabase(this.factory).catch(() => null);  // empty, ready for the next documents
-        if (!this.database) this.where = "memory";
+        this.reopen = true;  // made again only when the next documents' vectors are kept
       }
       return { vectors, bytes, models: models.size, where: this.where };
     }

@@ -1,4 +1,4 @@
-"""Reading the reader's files in Chromium, on a test page that loads the site's own scripts
+"""The documents' engine room in Chromium, on a test page that loads the site's own scripts
 (assets/scripts/engine.js and docs.js, as built) under the built page's own Content-Security-
 Policy, served by tests/docs/server.py, which records every request:
 
@@ -9,9 +9,14 @@ Policy, served by tests/docs/server.py, which records every request:
 - hostile HTML and Markdown read on a page with no policy at all cause no request and run nothing;
 - no request carries a document's text, and every one is a GET of a file the site ships;
 - 10,000 tiny files: the limit refuses them at once; with the limit raised they are read in
-  slices, the page's longest task under 200 ms.
+  slices, the page's longest task under 200 ms;
+- the vector store (IndexedDB): a reload finds the vectors, another model's fingerprint does not,
+  forget() deletes everything and says what; where IndexedDB is refused, memory, and it says so;
+- the sample documents read, chunked, kept, searched, measured, exported, turned into SQL and
+  imported back: no request at all, and nothing embedded twice.
 """
 
+import numpy as np
 import pytest
 from playwright.sync_api import expect
 
@@ -183,6 +188,112 @@ def test_hostile_html_on_a_page_without_any_policy_runs_nothing_and_fetches_noth
     assert server.paths_since(start) == [], "nothing was fetched, the probe least of all"
     assert not [p for _, p in server.requests if p.startswith(HOSTILE_PROBE)]
     assert bare.evaluate("() => document.querySelectorAll('*').length") == elements, "nothing was put into the page"
+
+
+STORE = """async ({ fingerprint, texts, put }) => {
+  const store = await RAG.docs.store.open({ fingerprint });
+  if (put) await store.put(texts.map((text, i) => [text, Float32Array.from({ length: 384 }, (_, d) => (i + 1) / (d + 1))]));
+  const found = await store.get(texts);
+  store.close();
+  return { where: store.where, note: store.note, found: found.map((v) => v && Array.from(v.slice(0, 3))) };
+}"""
+FORGET = """async ({ fingerprint }) => {
+  const store = await RAG.docs.store.open({ fingerprint });
+  const forgotten = await store.forget();
+  const databases = (await indexedDB.databases()).map((d) => d.name);
+  return { forgotten, databases, after: await store.get(["first chunk"]) };
+}"""
+
+
+def f32(x: float) -> float:
+    return float(np.float32(x))
+
+
+def test_kept_vectors_survive_a_reload_belong_to_their_model_and_are_forgotten(open_page):
+    page = open_page()
+    texts = ["first chunk", "second chunk", "third chunk"]
+    kept = page.evaluate(STORE, {"fingerprint": "model:A", "texts": texts, "put": True})
+    assert kept["where"] == "indexeddb" and kept["note"] == ""
+    page.evaluate(STORE, {"fingerprint": "model:B", "texts": texts[:1], "put": True})
+    page.reload()
+    page.wait_for_function("() => window.RAG && RAG.docs && RAG.docs.store")
+    again = page.evaluate(STORE, {"fingerprint": "model:A", "texts": texts + ["never kept"], "put": False})
+    assert again["found"] == [[1.0, 0.5, f32(1 / 3)], [2.0, 1.0, f32(2 / 3)], [3.0, 1.5, 1.0], None]  # (i + 1) / (d + 1) as float32
+    other = page.evaluate(STORE, {"fingerprint": "model:C", "texts": texts, "put": False})
+    assert other["found"] == [None, None, None], "another model's fingerprint finds nothing"
+    gone = page.evaluate(FORGET, {"fingerprint": "model:A"})
+    per_record = 384 * 4 + 64
+    assert gone["forgotten"] == {"vectors": 4, "bytes": 3 * (per_record + len("model:A")) + per_record + len("model:B"), "models": 2,
+                                 "where": "indexeddb"}
+    assert "rag-explainer-documents" not in gone["databases"] and gone["after"] == [None]
+
+
+@pytest.mark.parametrize("refusal", [
+    "indexedDB.open = () => { throw new DOMException('The user denied permission to access the database.', 'SecurityError'); }",
+    "indexedDB.open = () => { const r = {}; setTimeout(() => { r.error = new DOMException('refused', 'UnknownError'); r.onerror(); }); return r; }",
+])
+def test_where_indexeddb_is_refused_the_vectors_stay_in_memory_and_it_says_so(browser, server, refusal):
+    context = browser.new_context()
+    try:
+        context.add_init_script(f"(() => {{ {refusal} }})();")
+        page = context.new_page()
+        page.goto(server.url + "docs-test.html")
+        page.wait_for_function("() => window.RAG && RAG.docs && RAG.docs.store")
+        kept = page.evaluate(STORE, {"fingerprint": "model:A", "texts": ["a chunk"], "put": True})
+        gone = page.evaluate(FORGET, {"fingerprint": "model:A"})
+    finally:
+        context.close()
+    assert kept["where"] == "memory" and kept["found"] == [[1.0, 0.5, f32(1 / 3)]]
+    assert kept["note"].startswith("The browser refused IndexedDB (") and kept["note"].endswith(
+        "a private window?): the vectors are kept in memory until the page closes.")
+    assert gone["forgotten"] == {"vectors": 0, "bytes": 0, "models": 0, "where": "memory"}, "a new page's memory holds nothing"
+
+
+WHOLE_WAY = """async ({ files, answers, asked, settings }) => {
+  const read = await RAG.docs.read(files.map(([name, text]) => ({ name, text })));
+  const setting = { chunker: "sentences", limit: 40, repeat: 1 };
+  const { chunks } = await RAG.docs.chunk(read.documents, setting);
+  const store = await RAG.docs.store.open({ fingerprint: "model:whole-way" });
+  let sent = 0;
+  const unit = (text) => { const v = Float32Array.from({ length: 384 }, (_, d) => Math.sin(d + text.length)); const n = Math.hypot(...v); return v.map((x) => x / n); };
+  const embed = async (texts) => { sent += texts.length; return texts.map(unit); };
+  const first = await RAG.docs.vectorsFor(chunks.map((c) => c.text), { store, embed });
+  const second = await RAG.docs.vectorsFor(chunks.map((c) => c.text), { store, embed });
+  const flat = new Float32Array(chunks.length * 384);
+  first.vectors.forEach((v, i) => flat.set(v, i * 384));
+  const index = new RAG.engine.BM25(chunks.map((c) => c.text), settings.bm25.k1, settings.bm25.b);
+  const ids = chunks.map((c) => c.id);
+  const runs = {};
+  for (const q of asked) {
+    const dense = RAG.engine.denseRanking(ids, flat, unit(q.question));
+    const bm25 = RAG.engine.bm25Ranking(ids, index, q.question);
+    runs[q.id] = { dense, bm25, hybrid: RAG.engine.hybridRanking(dense, bm25, settings.fusion_depth, settings.rrf_k) };
+  }
+  const marks = RAG.docs.marks.fromQuotes(chunks, answers);
+  const measured = RAG.docs.measure({ chunks, runs, marks });
+  const vectors = Object.fromEntries(chunks.map((c, i) => [c.hash, first.vectors[i]]));
+  const bundle = RAG.docs.exportBundle({ chunks, setting, vectors, questions: asked.map((q) => ({ id: q.id, text: q.question, vector: unit(q.question) })),
+                                         marks, fingerprint: "model:whole-way", settings });
+  const sql = RAG.docs.toSql(bundle);
+  const back = await RAG.docs.importBundle(JSON.stringify(bundle), { fingerprint: "model:whole-way" });
+  await store.forget();
+  return { chunks: chunks.length, sent, firstEmbedded: first.embedded, secondEmbedded: second.embedded, toEmbed: back.toEmbed.length,
+           hits: measured.recall.hybrid[5].hits, sqlBytes: sql.length, questions: measured.questions.length };
+}"""
+
+
+def test_the_whole_way_asks_the_server_for_nothing_and_embeds_nothing_twice(page, server):
+    from docs.sample_set import questions, sample_files
+    from engine import settings
+
+    asked = questions()
+    start = len(server.requests)
+    found = page.evaluate(WHOLE_WAY, {"files": sample_files(), "answers": {q["id"]: q["answers"] for q in asked},
+                                      "asked": [{"id": q["id"], "question": q["question"]} for q in asked], "settings": settings.as_data()})
+    assert server.paths_since(start) == [], "reading, chunking, keeping, searching, measuring, exporting: no request"
+    distinct = found["sent"]
+    assert found["firstEmbedded"] == distinct and found["secondEmbedded"] == 0 and found["toEmbed"] == 0
+    assert found["questions"] == len(asked) and found["chunks"] >= distinct > 50
 
 
 def test_ten_thousand_tiny_files_are_refused_at_once_or_read_in_slices(page):
