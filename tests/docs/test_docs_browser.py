@@ -114,6 +114,12 @@ def test_a_pdf_is_read_page_by_page_through_pdfjs_from_checked_files(page, serve
     for number, (block, text) in enumerate(zip(pdf["blocks"], PDF_PAGES), 1):
         assert block["text"] == f"Page {number} {text}"
     assert page.evaluate("() => RAG.docs.pdfWorkerStarted()") == "blob", "the worker's module ran from the checked bytes"
+    chunks = page.evaluate("async (doc) => (await RAG.docs.chunk([doc], {chunker: 'fixed', size: 12, overlap: 0})).chunks", pdf)
+    words = [len(f"Page {n} {text}".split()) for n, text in enumerate(PDF_PAGES, 1)]  # each page's words, in order
+    starts = [sum(words[:p]) for p in range(3)]
+    page_of = lambda word: max(p for p in range(3) if starts[p] <= word) + 1  # noqa: E731
+    assert [(c["page"], c["lastPage"]) for c in chunks] == [(page_of(12 * i), page_of(min(12 * i + 11, sum(words) - 1)))
+                                                           for i in range(len(chunks))]
     fetched = server.paths_since(start)
     assert sorted(fetched) == sorted([vendor("pdfjs"), "/" + docs_assets.PDF_WORKER_SCRIPT,
                                       "/assets/scripts/model-files.js", vendor("pdfWorker")]), fetched
