@@ -12,6 +12,8 @@
                             (WORKER), only once the reader asks for the model
     assets/corpus.css       corpus.html's own style, after site.css
     assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
+    assets/scripts/docs.js, pdf-worker.js, assets/vendor/   'Try it on your documents': DOCS, in this
+                            order, and what reads PDF and DOCX (builder/page/docs_assets.py)
 
 Every URL carries a hash of its content (?v=…), so a browser never mixes files of two builds.
 index.html lists them in <script id="rag-assets"> for the runtime (site_src/runtime/loader.js).
@@ -24,6 +26,7 @@ import json
 from pathlib import Path
 
 from builder.labs import LABS
+from builder.page import docs_assets
 from builder.page.minify import minify_css, minify_js
 from builder.page.output import to_json
 from builder.page.samples import twin_tokens
@@ -43,6 +46,15 @@ ENGINE = (
     "prompt.js", "citations.js", "guardrail.js", "access.js",  # citations: tokenize
     "documents.js",                                           # documents: chunking, citations (entities)
     "evaluate.js", "significance.js", "projection.js",      # significance, projection: ranking
+)
+# 'Try it on your documents': site_src/docs/<name>.js joined into assets/scripts/docs.js in this
+# order (each may call the functions of those before it, through RAG.docs, when called), loaded by
+# the page once the reader brings documents, after the engine. site_src/docs/README.md says what each holds.
+DOCS = (
+    "limits.js", "slices.js", "refusal.js", "hash.js",
+    "sniff.js", "decode-text.js", "load-vendor.js", "read-pdf.js", "read-docx.js", "read-files.js",
+    "chunk-documents.js", "marks.js", "measure.js",
+    "vector-store.js", "index-vectors.js", "export.js", "pgvector-sql.js",
 )
 # Preact's browser build (package.json pins it; the build's Node renderer uses the same version).
 PREACT = ROOT / "node_modules" / "preact" / "dist" / "preact.min.umd.js"
@@ -140,6 +152,7 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
     for name in WORKER:
         found.append((f"assets/scripts/{name}.js", minify_js((SITE_SRC / "scripts" / f"{name}.js").read_text("utf-8"),
                                                              f"site_src/scripts/{name}.js")))
+    found += docs_assets.files(dict(found))
     for name in STATIC:
         found.append((f"assets/{name}", (SITE_SRC / "assets" / name).read_bytes()))
     return found
@@ -151,4 +164,4 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
             "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS if f"assets/labs/{lab.name}.js" in url},
-            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views")}}
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views", "docs")}}
