@@ -4,6 +4,7 @@ these calls over the build's data, never a number typed by hand.
     {{ rank('q-upload', 'dense') }}          rank of the best-ranked right passage under dense
     {{ rank('q-upload', 'bm25', 'err-9') }}  rank of any passage
     {{ place('q-upload', 'bm25') }}          the same as the page writes it: "2", or "2=" in a tie
+    {{ span('q-upload', 'bm25') }}           [first, last], the ranks a tied place spans
     {{ score('q-upload', 'dense', 'err-1')|num(3) }}
     {{ top('q-login', 'bm25') }}             the id ranked first
     {{ recall('hybrid', 3) }}                   sure hits out of the golden set at k = 3
@@ -28,6 +29,11 @@ WORDS = {
     "by_a_hair": 0.0001,        # "by a hair": fused scores closer than this
     "only": 0.5,                # a share the prose calls "only" so much: less than half
 }
+
+
+class TiedRank(ValueError):
+    """A rank asked of a passage that is tied: the order between the tied passages is not the
+    retriever's."""
 
 
 class Box(dict):
@@ -86,8 +92,24 @@ class Facts:
 
     def rank(self, question: str, retriever: str, passage: str | None = None) -> int | None:
         """1-based rank of `passage` (default: the question's best-ranked right passage); None if
-        absent. In a tie this is the corpus order's rank: say place() where a tie may matter."""
-        return rank_of(self.ids(question, retriever), self._right_or(question, retriever, passage))
+        absent. A passage that shares its score with another has no rank of its own, only a place:
+        asking for its rank is an error that says to write place() (and the sentence for a tie)."""
+        pid = self._right_or(question, retriever, passage)
+        ranking = self.run(question, retriever)
+        at = rank_of([p for p, _ in ranking], pid)
+        if at is not None:
+            first, last = places(ranking)[at - 1]
+            if last > first:
+                raise TiedRank(f"rank({question!r}, {retriever!r}{', ' + repr(passage) if passage else ''}): {pid} shares "
+                               f"its score with {last - first} other passage(s), places {first} to {last}: its rank is "
+                               f"only the corpus's order (fix: write place(...), \"{first}=\", and say it is a tie)")
+        return at
+
+    def span(self, question: str, retriever: str, passage: str | None = None) -> list[int] | None:
+        """[first, last]: the ranks a passage's place spans ([r, r] when its score is its own)."""
+        ranking = self.run(question, retriever)
+        at = rank_of([pid for pid, _ in ranking], self._right_or(question, retriever, passage))
+        return list(places(ranking)[at - 1]) if at else None
 
     def place(self, question: str, retriever: str, passage: str | None = None) -> str | None:
         """The rank as the page writes it: "2", or "2=" when the passage shares its score."""
@@ -127,7 +149,7 @@ class Facts:
         return {
             "data": self.data, "run": self.run, "ids": self.ids, "rank": self.rank, "score": self.score,
             "top": self.top, "question": self.question, "passage": self.passage, "recall": self.recall,
-            "place": self.place, "recall_text": self.recall_text,
+            "place": self.place, "span": self.span, "recall_text": self.recall_text,
             "tracer": self.tracer, "settings": self.data["settings"],
             "n_golden": len(golden), "n_paraphrases": sum(q["paraphrase"] for q in golden),
             "n_passages": len(self.passages), "tokens": self.data["tokens"], "words": Box(WORDS),

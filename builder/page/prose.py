@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 
 from builder.page.asides import AsideExtension, slug_of
 from builder.page.claims import ClaimExtension, ClaimFailed
+from builder.page.facts import TiedRank
 from builder.page.errors import ProseError
 from builder.page.glossary import GlossaryLinks
 from builder.page.template_cache import bytecode_cache, from_string_cached
@@ -138,6 +139,8 @@ def render_section(path: Path, env: Environment, namespace: dict, glossary: Glos
         text = template.render(**namespace, **block_helpers(fragments), _section=where, math=formula)
     except (ProseError, ClaimFailed):
         raise
+    except TiedRank as error:  # its message says the fix
+        raise ProseError(f"{where}:{template_line(error)}: {error}") from None
     except Exception as error:  # an expression that names data the corpus no longer has
         raise ProseError(f"{where}:{template_line(error)}: {type(error).__name__}: {error} "
                          "(fix: the expression on that line names something the build's data does not have; "
