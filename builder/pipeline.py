@@ -34,6 +34,7 @@ from builder.embed_cache import EmbeddingCache, text_key
 from builder.evaluation import evaluation
 from builder.fts5 import fts5_comparison
 from builder.lucene_norms import norms_data
+from builder.model_card import learned_positions
 from builder.fusion_example import rrf_example
 from builder.page.corpus_page import render_corpus_page
 from builder.page.left_out import LeftOut
@@ -157,7 +158,8 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool | No
 
     _, how = resolve_model()
     model = {"name": settings.MODEL_LABEL, "source": how, "dimensions": settings.DIMENSIONS, "normalized": True,
-             "max_wordpieces": settings.MAX_WORDPIECES, "trained_wordpieces": settings.TRAINED_WORDPIECES}
+             "max_wordpieces": settings.MAX_WORDPIECES, "trained_wordpieces": settings.TRAINED_WORDPIECES,
+             "positions": learned_positions()}
     data = page_data(site, questions, runs, tokens, model, index)
     data["page"] = content.page.as_data()
     data.update(rerank=rerank, rewrites=rewrites, int8=int8,
