@@ -7,7 +7,7 @@
     assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it:
                             assets/scripts/engine.js is site_src/engine/: ENGINE, in this order;
                             the others are site_src/scripts/<n>.js; assets/scripts/views.js
-                            (Preact and runtime/views.js, which draw every lab) by the first lab
+                            (Preact and DRAWING, which draw every lab) by the first lab
                             that starts; the embedding model's worker and the scripts it imports
                             (WORKER), only once the reader asks for the model
     assets/corpus.css       corpus.html's own style, after site.css
@@ -29,6 +29,9 @@ from builder.page.output import to_json
 from builder.page.samples import twin_tokens
 from builder.sources import ROOT, SITE_SRC
 
+# What draws the labs' views, after Preact in assets/scripts/views.js (and run by the build's Node
+# renderer, builder/page/lab_views.py): the views' runtime, the corpus they read, the kit they share.
+DRAWING = ("views.js", "corpus.js", "kit.js")
 RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "page-data.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
@@ -111,12 +114,14 @@ def runtime_script() -> str:
 
 def views_script() -> str:
     """What draws every lab, loaded when the first one starts: Preact's minified browser build, as
-    published (its source map is not shipped), then runtime/views.js."""
+    published (its source map is not shipped), then DRAWING (runtime/views.js, corpus.js, kit.js)."""
     if not PREACT.is_file():
         raise FileNotFoundError(f"{PREACT} is missing: the labs are drawn with Preact (fix: run `npm ci`)")
     lines = PREACT.read_text("utf-8").splitlines()
     preact = "\n".join(line for line in lines if not line.startswith("//# sourceMappingURL=")) + "\n"
-    return preact + minify_js((SITE_SRC / "runtime" / "views.js").read_text("utf-8"), "site_src/runtime/views.js")
+    for name in DRAWING:  # each file on its own, so an error names its line
+        minify_js((SITE_SRC / "runtime" / name).read_text("utf-8"), f"site_src/runtime/{name}")
+    return preact + minify_js(joined(SITE_SRC / "runtime", DRAWING), "site_src/runtime")
 
 
 def files(data: dict) -> list[tuple[str, str | bytes]]:

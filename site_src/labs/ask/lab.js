@@ -4,7 +4,7 @@
  * which runs it in a worker; the search, site_src/scripts/live-search.js, RAG.liveSearch); then
  * the permission filter for a customer and the prompt, built by the engine's JavaScript twin.
  * Every stage says whether the build or the browser computed it. A question searched live is
- * added to the other labs' pickers (RAG.questions.add).
+ * added to the page's corpus, and so to the other labs' pickers (corpus.questions.add).
  *
  * State: {text}. Local (what the browser has learnt, never in the link): model, the model's
  * state as embedder.js reports it; found, the last live search ({text, runs, wordpieces: the
@@ -162,7 +162,7 @@
         search(text).then(({ runs, vector, wordpieces }) => {
           const found = { text, runs, wordpieces };
           results.set(text, found);
-          RAG.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
+          ctx.input.corpus.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
           if (ctx.state.text === text) {
             ctx.show({ found });
             RAG.announce(`\u201c${text}\u201d: every number below was computed live in your browser.`);

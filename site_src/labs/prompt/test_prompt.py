@@ -176,7 +176,7 @@ def test_a_question_asked_live_is_built_like_a_preset_without_a_token_count(desk
     section = lab(desktop, "prompt")
     follow(desktop, "#lab-prompt?q=refund-three-weeks&n=3&demo=false")
     hybrid = data["runs"]["okta-login"]["hybrid"]
-    desktop.evaluate("""(hybrid) => RAG.questions.add({id: "live-1", text: "Can I sign in with <Okta> & co?",
+    desktop.evaluate("""(hybrid) => RAG.corpus.page(RAG.data).questions.add({id: "live-1", text: "Can I sign in with <Okta> & co?",
         set: "live", runs: {dense: [], bm25: [], hybrid}})""", hybrid)
     follow(desktop, "#lab-prompt?q=live-1&n=3&demo=false")
     by_id = {p["id"]: p for p in data["passages"]}
