@@ -7,7 +7,7 @@
  * State: {q, text, k1, b}: a question id and "" (its own text), or "" and the reader's text; the
  * settings. Text that is a question's, letter for letter but for case and spaces, is that
  * question; text typed in other case or spacing is kept as typed. A setting from a link is moved
- * to the slider's nearest stop (clamped to its ends); one that is not a number is refused. */
+ * to the slider's nearest stop (clamped to its ends); one that is not a number is the build's. */
 (() => {
   const h = RAG.h;
   const fold = (text) => text.trim().toLowerCase().replace(/\s+/g, " ");
@@ -17,17 +17,6 @@
   function presetFor(input, text) {
     if (!fold(text)) return null;
     return input.data.questions.find((q) => input.data.runs[q.id] && same(q.text, text)) || null;
-  }
-
-  /** A setting as the slider can show it: its nearest stop, within its ends; `fallback` when
-   *  none is given; null (refused) when it is not a number. */
-  function stopOf(value, slider, fallback) {
-    if (value === undefined || value === null || (typeof value === "string" && !value.trim())) return fallback;
-    const x = typeof value === "number" || typeof value === "string" ? Number(value) : NaN;
-    if (!Number.isFinite(x)) return null;
-    const last = Math.round((slider.max - slider.min) / slider.step);
-    const i = Math.min(Math.max(Math.round((x - slider.min) / slider.step), 0), last);
-    return Number((slider.min + i * slider.step).toFixed(slider.digits));
   }
 
   /** The index the view searches, built once per list of passages and settings. */
@@ -203,9 +192,8 @@
     accept(next, input) {
       const { sliders } = input.own;
       const build = input.data.settings.bm25;
-      const k1 = stopOf(next.k1, sliders.k1, build.k1);
-      const b = stopOf(next.b, sliders.b, build.b);
-      if (k1 === null || b === null) return null;
+      const k1 = RAG.kit.onSlider(next.k1, sliders.k1, build.k1);
+      const b = RAG.kit.onSlider(next.b, sliders.b, build.b);
       const text = typeof next.text === "string" ? next.text : "";
       const q = typeof next.q === "string" ? next.q : "";
       const question = q ? input.question(q) : null;

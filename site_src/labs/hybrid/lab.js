@@ -27,15 +27,6 @@
    *  the build's digits at the page's settings; the row's <data value> holds the engine's exact float. */
   const stored = (score) => RAG.engine.roundScore(score);
 
-  /** A slider's value from a link or a control: onto its range and steps; the page's own value
-   *  when there is none or it is not a number. */
-  function onSlider(value, slider, fallback) {
-    const asked = value === null || value === undefined || value === "" ? NaN : Number(value);
-    if (!isFinite(asked)) return fallback;
-    const clamped = Math.min(slider.max, Math.max(slider.min, asked));
-    return slider.min + Math.round((clamped - slider.min) / slider.step) * slider.step;
-  }
-
   /** Where the fused list's passage came from: "from dense 2 + BM25 1". */
   function sourcesOf(props, pid) {
     const parts = [];
@@ -197,8 +188,8 @@
       if (!input.question(next.q)) return null;
       const { sliders } = input.own;
       const { settings } = input.data;
-      return { q: next.q, k: onSlider(next.k, sliders.k, settings.rrf_k),
-               depth: onSlider(next.depth, sliders.depth, settings.fusion_depth) };
+      return { q: next.q, k: RAG.kit.onSlider(next.k, sliders.k, settings.rrf_k),
+               depth: RAG.kit.onSlider(next.depth, sliders.depth, settings.fusion_depth) };
     },
 
     props(state, input, local) {

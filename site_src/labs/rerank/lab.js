@@ -7,15 +7,6 @@
   const h = RAG.h;
   const DASH = "\u2013";
 
-  /** A threshold onto the control's range and steps, as the range input would put it; the
-   *  control's default when there is none (a link without t, or with t that is not a number). */
-  function onControl(value, control) {
-    const asked = value === null || value === undefined || value === "" ? NaN : Number(value);
-    if (!isFinite(asked)) return control.threshold;
-    const steps = Math.round((Math.min(control.max, Math.max(control.min, asked)) - control.min) / control.step);
-    return Number((control.min + steps * control.step).toFixed(6));
-  }
-
   /** What happens to the right passage: it keeps its rank, moves, is cut, has no score, or was
    *  never a candidate. */
   function fate({ answer, fusedIds, scoredIds, kept }) {
@@ -71,7 +62,7 @@
   RAG.lab("rerank", {
     accept(next, input) {
       if (!input.data.rerank.by_question[next.q] || !input.question(next.q)) return null;
-      return { q: next.q, t: onControl(next.t, input.own.control) };
+      return { q: next.q, t: RAG.kit.onSlider(next.t, input.own.control, input.own.control.threshold) };
     },
 
     props(state, input) {
