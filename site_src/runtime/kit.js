@@ -104,7 +104,7 @@
    */
   function row({ id, place, title, name, bar, score, scoreTitle, more, classes, attrs }) {
     const pid = name || [h("code", null, id), title === undefined ? null : [" ", h("span", { class: "title" }, title)]];
-    return h("li", { ...(attrs || {}), class: ["result", ...(classes || [])] },
+    return h("li", { class: ["result", ...(classes || [])], ...(attrs || {}) },
       rank(place),
       h("span", { class: "pid" }, pid),
       bar ? h("meter", { class: "score-bar", min: String(bar.min || 0), max: String(bar.max), value: String(bar.value),
