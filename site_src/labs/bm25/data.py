@@ -16,6 +16,7 @@ from engine.settings import BM25_B, BM25_K1
 STATE = {"q": "upload-4021", "text": "", "k1": BM25_K1, "b": BM25_B}
 DEPTH = 8                     # passages the explorer lists
 SCRIPTS = ("engine",)         # the browser's twin of the engine (BM25 and the tokenizer)
+VIEWS = ("bm25",)             # site_src/views/bm25.js draws it
 BUILD_ONLY = ("explain",)     # read by the prose; the browser computes its own
 # The sliders: the lab's own range and step (the settings' one home is engine/settings.py, and
 # each default must be one of the slider's stops; the view puts a value from a link on a stop with
