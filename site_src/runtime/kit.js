@@ -85,13 +85,14 @@
 
   /**
    * A row's rank: a number (a list without scores, a place of its own) or a place of placesOf.
-   * A tie's span carries its title, and a key of its own: Preact replaces the span rather than
-   * leave title="" behind on a rank that stops being shared (site_src/README.md, "Keys and attributes").
+   * A tie's span carries its title. Each kind has a key of its own ("tie", "own"): Preact then
+   * replaces the span rather than leave title="" behind on a rank that stops being shared, or
+   * hand the old rank's title to its unkeyed neighbour (site_src/README.md, "Keys and attributes").
    */
   function rank(place) {
-    if (place === null || place === undefined) return h("span", { class: "rank" });
-    if (typeof place !== "object") return h("span", { class: "rank" }, String(place));
-    if (!place.tied.length) return h("span", { class: "rank" }, place.label);
+    if (place === null || place === undefined) return h("span", { class: "rank", key: "own" });
+    if (typeof place !== "object") return h("span", { class: "rank", key: "own" }, String(place));
+    if (!place.tied.length) return h("span", { class: "rank", key: "own" }, place.label);
     return h("span", { class: "rank", key: "tie", title: tieText(place) }, place.label);
   }
 
