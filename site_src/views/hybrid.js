@@ -117,8 +117,8 @@
       "aria-posinset": String(at.fused), "aria-setsize": String(props.fusedIds.length),
       tabindex: at.pid === props.chart.stop ? "0" : "-1" },
     h("rect", { x: X.fusedLeft, y: "-10", width: X.fusedWidth, height: "20", rx: "3" }),
-    h("text", { class: "slope-rank", x: X.fusedLeft, dx: "20" }, at.place.label),
-    h("text", { class: "slope-id", x: X.fusedLeft, dx: "25" }, at.pid),
+    h("text", { class: "slope-rank", x: X.fusedLeft, dx: "24" }, at.place.label),
+    h("text", { class: "slope-id", x: X.fusedLeft, dx: "29" }, at.pid),
     h("text", { class: "slope-score", x: X.fusedRight, dx: "-7" },
       RAG.fixed(stored(props.fused[at.fused - 1][1]), 5)));
   }
