@@ -34,9 +34,8 @@
 
   /** Where the fused list's passage came from: "from dense 2 + BM25 1". */
   function sourcesOf(props, pid) {
-    const parts = [];
-    if (props.top.dense.includes(pid)) parts.push(`dense ${props.top.dense.indexOf(pid) + 1}`);
-    if (props.top.bm25.includes(pid)) parts.push(`BM25 ${props.top.bm25.indexOf(pid) + 1}`);
+    const parts = [["dense", props.top.dense], ["BM25", props.top.bm25]].filter(([, top]) => top.includes(pid))
+      .map(([name, top]) => `${name} ${kit.rankOf(top, pid)}`);
     return `from ${parts.join(" + ")}`;
   }
 
@@ -55,7 +54,7 @@
       id: pid, place, title,
       score: fused ? h("data", { class: "score", value: String(score) }, RAG.fixed(stored(score), digits)) : RAG.fixed(score, digits),
       more: [right ? h("span", { class: "flag" }, "right passage") : null,
-        h("p", { class: "detail" }, fused ? sourcesOf(props, pid) : `fused rank ${props.fusedIds.indexOf(pid) + 1}`)],
+        h("p", { class: "detail" }, fused ? sourcesOf(props, pid) : `fused rank ${kit.rankOf(props.fusedIds, pid)}`)],
       classes: [right && "is-answer", index === 0 && "is-winner", pid === props.linked && "is-linked"],
       attrs: { "data-pid": pid, tabindex: tabStop(props, list, pid, index === 0) },
     });
