@@ -2,13 +2,17 @@
 
     data.py           its data step: data(build) -> dict, kept as data["labs"][<name>]; STATE, the
                       state the page opens on. Optional: SCRIPTS (shared scripts its view needs),
-                      BUILD_ONLY (keys of its data the browser never reads), load_content(root, out)
-                      (its hand-written part of corpus/), texts_to_embed(content) (texts the build
-                      must embed for it)
+                      VIEWS (the views of site_src/views/ it shows), BUILD_ONLY (keys of its data
+                      the browser never reads), load_content(root, out) (its hand-written part of
+                      corpus/), texts_to_embed(content) (texts the build must embed for it)
     lab.html          its frame: title, introduction, controls (extends templates/_lab.html)
-    lab.js            its view, drawn by the build and by the browser (site_src/runtime/views.js)
+    lab.js            its view, or the view it shows and the input it gives it, drawn by the build
+                      and by the browser (site_src/runtime/views.js)
     lab.css           its style, every selector under [data-lab="<name>"]
     test_<name>.py    its tests
+
+A view a lab shows is site_src/views/<view>.js (RAG.view: it draws any corpus, as many times as
+a page wants) and <view>.css (every selector under [data-view="<view>"]).
 
 A section places it with {{ lab("<name>") }}; the page's order of labs is the sections' order.
 
@@ -23,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from builder.sources import LABS as LABS_DIR, ROOT, SECTIONS as SECTIONS_DIR
+from builder.sources import LABS as LABS_DIR, ROOT, SECTIONS as SECTIONS_DIR, VIEWS as VIEWS_DIR
 
 PLACED = re.compile(r"""\blab\(\s*["']([a-z0-9_]+)["']""")
 
@@ -45,6 +49,10 @@ class Lab:
     @property
     def scripts(self) -> tuple[str, ...]:
         return tuple(getattr(self.module, "SCRIPTS", ()))
+
+    @property
+    def views(self) -> tuple[str, ...]:
+        return tuple(getattr(self.module, "VIEWS", ()))
 
     @property
     def build_only(self) -> tuple[str, ...]:
@@ -90,6 +98,11 @@ def load_lab(folder: Path) -> Lab:
     module = import_data_step(folder)
     if not isinstance(getattr(module, "STATE", None), dict) or not callable(getattr(module, "data", None)):
         raise LabError(f"{folder / 'data.py'}: define STATE (a dict, the state the page opens on) and data(build)")
+    views_dir = folder.parent.parent / VIEWS_DIR.name
+    for view in getattr(module, "VIEWS", ()):
+        if not (views_dir / f"{view}.js").is_file():
+            raise LabError(f"{folder / 'data.py'}: VIEWS names {view!r}, but {views_dir / (view + '.js')} does not exist "
+                           "(fix: write the view there, or take it out of VIEWS)")
     return Lab(name, folder, module)
 
 

@@ -1,5 +1,5 @@
-"""Where the page is made from: site_src/ (its sections, labs, templates, runtime, styles and
-samples), or the folder the environment variable RAG_EXPLAINER_SITE_SRC names (a test builds a
+"""Where the page is made from: site_src/ (its sections, labs, views, templates, runtime, styles
+and samples), or the folder the environment variable RAG_EXPLAINER_SITE_SRC names (a test builds a
 copy holding one more lab that way). Also the sections' index, read from their files.
 
 Example: section_slugs()[:2] -> ('short-version', 'why-not-paste')
@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE_SRC = Path(os.environ.get("RAG_EXPLAINER_SITE_SRC") or ROOT / "site_src").resolve()
 SECTIONS = SITE_SRC / "sections"
 LABS = SITE_SRC / "labs"
+VIEWS = SITE_SRC / "views"
 SECTION_FILE = re.compile(r"(\d+)-([a-z0-9-]+)\.md")
 
 

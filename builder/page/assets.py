@@ -1,13 +1,15 @@
 """The files the page downloads besides index.html, and in what order their sources join.
 
     assets/app.js           the runtime, loaded by every page: RUNTIME, in this order
-    assets/site.css         the stylesheet: STYLES, then each lab's lab.css in page order
+    assets/site.css         the stylesheet: STYLES, each view's <view>.css (in the order the labs
+                            first show them), then each lab's lab.css in page order
     assets/data.js          the build's data the labs read, loaded when the first lab starts
-    assets/labs/<name>.js   one lab's data and script, loaded when that lab starts
+    assets/labs/<name>.js   one lab's data, the views it shows (site_src/views/<view>.js, its
+                            VIEWS) and its script, loaded when that lab starts
     assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it:
                             assets/scripts/engine.js is site_src/engine/: ENGINE, in this order;
                             the others are site_src/scripts/<n>.js; assets/scripts/views.js
-                            (Preact and runtime/views.js, which draw every lab) by the first lab
+                            (Preact and DRAWING, which draw every lab) by the first lab
                             that starts; the embedding model's worker and the scripts it imports
                             (WORKER), only once the reader asks for the model
     assets/corpus.css       corpus.html's own style, after site.css
@@ -30,8 +32,11 @@ from builder.page import docs_assets
 from builder.page.minify import minify_css, minify_js
 from builder.page.output import to_json
 from builder.page.samples import twin_tokens
-from builder.sources import ROOT, SITE_SRC
+from builder.sources import ROOT, SITE_SRC, VIEWS as VIEWS_DIR
 
+# What draws the labs' views, after Preact in assets/scripts/views.js (and run by the build's Node
+# renderer, builder/page/lab_views.py): the views' runtime, the corpus they read, the kit they share.
+DRAWING = ("views.js", "corpus.js", "kit.js")
 RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "page-data.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
@@ -88,10 +93,23 @@ def shared_script(name: str) -> str:
     return minify_js(engine_source(), "site_src/engine")
 
 
+def shown_views() -> list[str]:
+    """Every view a lab shows, once, in the order the labs first show them."""
+    return list(dict.fromkeys(view for lab in LABS for view in lab.views))
+
+
 def stylesheet_source() -> str:
+    views = "".join(f"/* views/{view}.css */\n{(VIEWS_DIR / f'{view}.css').read_text('utf-8').rstrip()}\n\n"
+                    for view in shown_views() if (VIEWS_DIR / f"{view}.css").is_file())
     labs = "".join(f"/* labs/{lab.name}/lab.css */\n{(lab.folder / 'lab.css').read_text('utf-8').rstrip()}\n\n"
                    for lab in LABS if (lab.folder / "lab.css").is_file())
-    return joined(SITE_SRC / "styles", STYLES) + labs + joined(SITE_SRC / "styles", LAST_STYLES)
+    return joined(SITE_SRC / "styles", STYLES) + views + labs + joined(SITE_SRC / "styles", LAST_STYLES)
+
+
+def lab_script(lab) -> str:
+    """A lab's script: the views it shows, then its lab.js, each minified on its own (an error names its file)."""
+    views = "".join(minify_js((VIEWS_DIR / f"{view}.js").read_text("utf-8"), f"site_src/views/{view}.js") for view in lab.views)
+    return views + minify_js((lab.folder / "lab.js").read_text("utf-8"), f"site_src/labs/{lab.name}/lab.js")
 
 
 def compact_runs(data: dict) -> dict:
@@ -124,12 +142,14 @@ def runtime_script() -> str:
 
 def views_script() -> str:
     """What draws every lab, loaded when the first one starts: Preact's minified browser build, as
-    published (its source map is not shipped), then runtime/views.js."""
+    published (its source map is not shipped), then DRAWING (runtime/views.js, corpus.js, kit.js)."""
     if not PREACT.is_file():
         raise FileNotFoundError(f"{PREACT} is missing: the labs are drawn with Preact (fix: run `npm ci`)")
     lines = PREACT.read_text("utf-8").splitlines()
     preact = "\n".join(line for line in lines if not line.startswith("//# sourceMappingURL=")) + "\n"
-    return preact + minify_js((SITE_SRC / "runtime" / "views.js").read_text("utf-8"), "site_src/runtime/views.js")
+    for name in DRAWING:  # each file on its own, so an error names its line
+        minify_js((SITE_SRC / "runtime" / name).read_text("utf-8"), f"site_src/runtime/{name}")
+    return preact + minify_js(joined(SITE_SRC / "runtime", DRAWING), "site_src/runtime")
 
 
 def files(data: dict) -> list[tuple[str, str | bytes]]:
@@ -140,10 +160,8 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
     for lab in LABS:
         if lab.name not in data["labs"]:  # left out of a page built from another corpus
             continue
-        script = (lab.folder / "lab.js").read_text("utf-8")
         own = lab.browser_data(data["labs"][lab.name])
-        found.append((f"assets/labs/{lab.name}.js",
-                      provide(f"lab:{lab.name}", own) + minify_js(script, f"site_src/labs/{lab.name}/lab.js")))
+        found.append((f"assets/labs/{lab.name}.js", provide(f"lab:{lab.name}", own) + lab_script(lab)))
     found.append(("assets/scripts/views.js", views_script()))
     found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
     found.append(("assets/samples.js", provide("samples", twin_tokens())))

@@ -5,7 +5,8 @@
  *
  *   request   {schema, sources: [{name, code}], drawings: [{lab, state}]}
  *             sources are run in order in one sandbox, as the browser runs them: the runtime's
- *             isomorphic files (format.js, page-data.js, views.js), then assets/data.js and
+ *             isomorphic files (format.js, loader.js, page-data.js, views.js, corpus.js, kit.js),
+ *             the shared scripts, then assets/data.js and
  *             assets/labs/<name>.js exactly as the build writes them
  *   drawings  {drawings: [{html, summary, state}]} in the request's order, or {error}; with
  *             "lenient": true, a drawing that fails is {html: "", summary: "", state, error}
@@ -53,7 +54,7 @@ async function drawAll(request) {
         "view(props) (site_src/README.md, \"Labs: one folder, one drawing\")");
     }
     if (!owns.has(lab)) owns.set(lab, await RAG.provided(`lab:${lab}`));
-    const input = RAG.labInput(data, owns.get(lab));
+    const input = RAG.inputFor(spec, data, owns.get(lab));
     const accepted = spec.accept({ ...state }, input);
     if (!accepted) {
       throw new Error(`site_src/labs/${lab}/lab.js: accept() refused the state ${JSON.stringify(state)} ` +

@@ -20,12 +20,13 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from builder.page.assets import DRAWING
 from builder.page.errors import ProseError
 from builder.sources import ROOT, SITE_SRC
 
 RENDERER = Path(__file__).with_name("lab_views.js")
 # The runtime's files a view may use (the rest of the runtime drives the page, not the drawing).
-RUNTIME_FOR_VIEWS = ("format.js", "loader.js", "page-data.js", "views.js")
+RUNTIME_FOR_VIEWS = ("format.js", "loader.js", "page-data.js", *DRAWING)
 KEEP = 4  # cached drawings kept (one per recent build of different inputs)
 
 

@@ -126,10 +126,9 @@
     else if (announce === "later" && summary) ctx.announceTimer = window.setTimeout(() => RAG.announce(summary), 700);
   }
 
-  function context(section, spec, input) {
-    const name = section.dataset.lab;
-    let defaults = {};
-    try { defaults = JSON.parse(section.dataset.state || "{}"); } catch (error) { /* the template's fault: no state */ }
+  /** A drawing's context: a lab's (`name`: its state goes into the link) or a view drawn into
+   *  any element (no name: its state stays its own). */
+  function context(section, spec, input, name, defaults) {
     const ctx = {
       name, root: section, output: section.querySelector(".lab-output"), input, defaults,
       state: { ...defaults },
@@ -153,7 +152,7 @@
         ctx.state = next;
         window.clearTimeout(ctx.linkTimer);
         pendingLinks.delete(name);
-        if (link) {
+        if (link && name) {
           // After the redraw, out of the way of the next frame: replaceState is slow in Chromium.
           pendingLinks.add(name);
           ctx.linkTimer = window.setTimeout(() => { pendingLinks.delete(name); RAG.hash.write(name, ctx.state); },
@@ -183,17 +182,17 @@
   const questionLabel = (q) => (q.set === "golden" ? `${q.id} \u00b7 ${q.text}${q.paraphrase ? " (paraphrase)" : ""}` : q.text);
 
   /** The questions asked live in this browser (the "Ask your own question" lab) that a lab takes. */
-  const askedFor = (ctx, spec) => RAG.questions.live().filter((q) => spec.accept({ ...ctx.state, q: q.id }, ctx.input));
+  const askedFor = (ctx, spec) => ctx.input.corpus.questions.live().filter((q) => spec.accept({ ...ctx.state, q: q.id }, ctx.input));
   const askedGroup = (asked) => (asked.length ? RAG.el("optgroup", { label: "Asked here, searched live in your browser", dataset: { asked: "" } },
     asked.map((q) => RAG.el("option", { value: q.id }, q.text))) : null);
 
   /** Every preset question in a picker the HTML left holding only the question it shows, and
    *  the questions asked live that the lab takes. */
-  function listPresets(picker, data, asked) {
+  function listPresets(picker, corpus, asked) {
     const option = (q) => RAG.el("option", { value: q.id }, questionLabel(q));
     const answeredOnly = picker.hasAttribute("data-answered-only");
     const group = (label, set) => {
-      const listed = data.questions.filter((q) => q.set === set && (!answeredOnly || q.answer));
+      const listed = corpus.questions.presets().filter((q) => q.set === set && (!answeredOnly || q.answer));
       return listed.length ? RAG.el("optgroup", { label }, listed.map(option)) : null;
     };
     const own = picker.hasAttribute("data-own-words") ? RAG.el("option", { value: "" }, "Your own words (type below)") : null;
@@ -215,7 +214,7 @@
   function bindPicker(ctx, spec) {
     const picker = ctx.find('select[data-picker="question"]');
     if (!picker) return;
-    const list = () => (picker.dataset.options === "presets" ? listPresets(picker, ctx.input.data, askedFor(ctx, spec))
+    const list = () => (picker.dataset.options === "presets" ? listPresets(picker, ctx.input.corpus, askedFor(ctx, spec))
       : listAsked(picker, askedFor(ctx, spec)));
     list();
     ctx.on(document, "rag:questions", () => { list(); picker.value = ctx.state.q; });
@@ -235,18 +234,39 @@
     const spec = RAG.labSpec(name);
     if (!spec) throw new Error(`${url.split("?")[0]} did not define the lab "${name}"`);
     RAG.showControls(section);
-    const ctx = context(section, spec, RAG.labInput(data, own));
-    if (spec.setup) spec.setup(ctx);
-    bindControls(ctx);
-    bindPicker(ctx, spec);
+    let defaults = {};
+    try { defaults = JSON.parse(section.dataset.state || "{}"); } catch (error) { /* the template's fault: no state */ }
+    const ctx = context(section, spec, RAG.inputFor(spec, data, own), name, defaults);
     const linked = RAG.hash.read(name);
-    const fromLink = Object.keys(linked).length ? spec.accept({ ...ctx.defaults, ...linked }, ctx.input) : null;
-    ctx.state = fromLink || spec.accept({ ...ctx.defaults }, ctx.input) || { ...ctx.defaults };
-    draw(ctx, spec, false);
+    begin(ctx, spec, Object.keys(linked).length ? spec.accept({ ...defaults, ...linked }, ctx.input) : null);
     contexts.set(name, ctx);
     section.dataset.labState = "ready";
     return ctx;
   }
+
+  /** Set up a context's events and controls, then draw its first state. */
+  function begin(ctx, spec, first) {
+    if (spec.setup) spec.setup(ctx);
+    bindControls(ctx);
+    bindPicker(ctx, spec);
+    ctx.state = first || spec.accept({ ...ctx.defaults }, ctx.input) || { ...ctx.defaults };
+    draw(ctx, spec, false);
+  }
+
+  /**
+   * Draw a view (site_src/views/<view>.js) into any element, as many times as a page wants: the
+   * element holds the view's controls (data-key, as a lab's frame) and a div.lab-output; each
+   * drawing keeps its own state and events, and writes no link. The view's scripts must have
+   * loaded (a lab that shows it has started). Returns its context.
+   * Example: RAG.mountView(box, "hybrid", {corpus, sliders, prefix: "mine"}, {q: "q1"})
+   */
+  RAG.mountView = (root, view, input, state) => {
+    const spec = RAG.viewSpec(view);
+    if (!spec) throw new Error(`the view "${view}" is not loaded: start a lab that shows it first`);
+    const ctx = context(root, spec, input, null, { ...state });
+    begin(ctx, spec, null);
+    return ctx;
+  };
 
   /** Start a lab (once): load its files, set it up, draw its state. */
   RAG.startLab = (section) => {

@@ -1,5 +1,6 @@
 /* page-data.js: the build's data, loaded when the first lab starts (assets/data.js), checked
- * against the schema this page was built for, and the questions it holds. */
+ * against the schema this page was built for. The labs read it as a corpus (corpus.js,
+ * RAG.corpus.page), which also keeps the questions asked live. */
 (() => {
   "use strict";
   const RAG = window.RAG;
@@ -39,27 +40,5 @@
       loading.then((data) => { RAG.data = data; }, () => {});
     }
     return loading;
-  };
-
-  /**
-   * A question as every lab reads it, whether the build searched for it (a preset: golden or
-   * tracer) or it was asked live in this browser:
-   *   {id, text, set, answer, paraphrase, source: "build" | "live", runs: {dense, bm25, hybrid}}
-   * Live questions are added with RAG.questions.add(question); labs that list questions hear
-   * of them through the "rag:questions" event on document.
-   */
-  const live = new Map();
-  RAG.questions = {
-    get(data, id) {
-      if (live.has(id)) return live.get(id);
-      const preset = data.questions.find((q) => q.id === id);
-      if (!preset || !data.runs[id]) return null;
-      return { ...preset, source: "build", runs: data.runs[id] };
-    },
-    add(question) {
-      live.set(question.id, { ...question, source: "live" });
-      document.dispatchEvent(new CustomEvent("rag:questions", { detail: { id: question.id } }));
-    },
-    live: () => [...live.values()],
   };
 })();

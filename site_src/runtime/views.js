@@ -1,7 +1,7 @@
 /* views.js: a lab's drawing, the same code in the reader's browser and in the build. A lab's
  * script (site_src/labs/<name>/lab.js) says what its state is and how to draw it:
  *
- *   RAG.lab("hybrid", {
+ *   RAG.lab("permissions", {
  *     accept(next, input)         a candidate state (defaults, a link, a control) -> the clean state, or null
  *     props(state, input, local)  what the view draws, gathered from the lab's input (pure)
  *     view(props)                 the drawing, made of RAG.h(...) elements (pure: no DOM, no globals)
@@ -12,8 +12,15 @@
  *                                 controls data-key cannot bind
  *   });
  *
- * input = RAG.labInput(data, own): {own (what builder's data step for this lab computed),
- *   data (the page's core data), question(id) (a preset, or a question asked live)}.
+ * or it shows a view (site_src/views/<view>.js, RAG.view: the same parts, drawn for any corpus
+ * and as many times as a page wants), with the input it gives that view:
+ *
+ *   RAG.lab("hybrid", { shows: "hybrid", input: (lab) => ({ corpus: lab.corpus, sliders: lab.own.sliders, prefix: "hybrid" }) });
+ *
+ * A lab's input = RAG.labInput(data, own): {own (what builder's data step for this lab computed),
+ *   data (the page's core data), corpus (the page's corpus, RAG.corpus.page), question(id) (a
+ *   preset, or a question asked live)}; a lab that shows a view hands it input(labInput) instead.
+ * A view draws inside its own root, div.view[data-view="<view>"], which its style is scoped to.
  *
  * The build runs accept, props and view in Node on the same files the browser loads and writes
  * the HTML into the page (builder/page/lab_views.py), for readers without JavaScript and the
@@ -24,8 +31,21 @@
   "use strict";
   const RAG = window.RAG;
   const specs = new Map();
+  const views = new Map();
 
-  RAG.lab = (name, spec) => { specs.set(name, spec); };
+  /** A view: accept, props, view, summary, local, setup, as a lab's, over the input it is handed. */
+  RAG.view = (name, spec) => {
+    views.set(name, { ...spec, view: (props) => RAG.h("div", { class: "view", "data-view": name }, spec.view(props)) });
+  };
+  RAG.viewSpec = (name) => views.get(name) || null;
+
+  RAG.lab = (name, spec) => {
+    if (!spec.shows) return specs.set(name, spec);
+    const shown = views.get(spec.shows);
+    if (!shown) throw new Error(`the lab "${name}" shows the view "${spec.shows}", which is not loaded ` +
+      `(fix: list it in VIEWS in site_src/labs/${name}/data.py)`);
+    return specs.set(name, { ...shown, ...spec });
+  };
   RAG.labSpec = (name) => specs.get(name) || null;
 
   const className = (value) => (Array.isArray(value) ? value.filter(Boolean).join(" ") || undefined : value);
@@ -54,7 +74,13 @@
     return out;
   }
 
-  RAG.labInput = (data, own) => ({ own, data, question: (id) => RAG.questions.get(data, id) });
+  RAG.labInput = (data, own) => {
+    const corpus = RAG.corpus.page(data);
+    return { own, data, corpus, question: corpus.question };
+  };
+
+  /** What a lab's spec reads: the lab's input, or what it hands the view it shows. */
+  RAG.inputFor = (spec, data, own) => (spec.input ? spec.input(RAG.labInput(data, own)) : RAG.labInput(data, own));
 
   /** {element, summary}: what the lab draws in `state`, as one element for the lab's output. */
   RAG.labDrawing = (spec, state, input, local) => {

@@ -74,14 +74,36 @@ def selectors(selector_list: str) -> list[str]:
     return parts + [current.strip()]
 
 
+def scoped(path, scope: str, prefix: str) -> list[str]:
+    """What a stylesheet breaks of its scope: each selector that does not start with `scope`, each
+    @keyframes not named `prefix`-…, each container query that asks a container other than a view's."""
+    css = path.read_text("utf-8") if path.is_file() else ""
+    problems = [f"selector {selector}" for _, listed in rules(css) for selector in selectors(listed)
+                if not selector.startswith(scope)]
+    problems += [f"@keyframes {name}" for name in re.findall(r"@keyframes\s+([\w-]+)", css) if not name.startswith(f"{prefix}-")]
+    return problems
+
+
 @pytest.mark.parametrize("name", LAB_NAMES)
 def test_a_labs_style_stays_in_its_lab(name):
-    css = (BY_NAME[name].folder / "lab.css").read_text("utf-8") if (BY_NAME[name].folder / "lab.css").is_file() else ""
-    scope = f'[data-lab="{name}"]'
-    outside = [selector for _, listed in rules(css) for selector in selectors(listed) if not selector.startswith(scope)]
-    assert not outside, f"site_src/labs/{name}/lab.css: every selector must start with {scope}; these do not: {outside}"
-    names = re.findall(r"@keyframes\s+([\w-]+)", css)
-    assert all(n.startswith(f"{name}-") for n in names), f"keyframes of lab {name} must be named {name}-…: {names}"
+    problems = scoped(BY_NAME[name].folder / "lab.css", f'[data-lab="{name}"]', name)
+    assert not problems, (f"site_src/labs/{name}/lab.css: every selector must start with [data-lab=\"{name}\"] "
+                          f"and every @keyframes be named {name}-…; these do not: {problems}")
+
+
+VIEW_NAMES = tuple(dict.fromkeys(view for lab in LABS for view in lab.views))
+
+
+@pytest.mark.parametrize("view", VIEW_NAMES)
+def test_a_views_style_stays_in_its_view(view):
+    """A view is drawn anywhere (site_src/views/): its style is scoped to its root, not to a lab,
+    and its container queries ask its own root (container "view"), not the lab's output."""
+    path = ROOT / "site_src" / "views" / f"{view}.css"
+    problems = scoped(path, f'[data-view="{view}"]', view)
+    problems += [f"@container {name}" for name in re.findall(r"@container\s+([\w-]+)\s*\(", path.read_text("utf-8"))
+                 if name != "view"]
+    assert not problems, (f"site_src/views/{view}.css: every selector must start with [data-view=\"{view}\"], every "
+                          f"@keyframes be named {view}-…, every container query ask `view`; these do not: {problems}")
 
 
 def test_the_style_check_finds_a_selector_that_leaks_out_of_its_lab():

@@ -80,7 +80,8 @@ def test_every_stylesheet_closes_what_it_opens():
     skipped; the depth must never go below zero and must end at zero."""
     from builder.sources import SITE_SRC
 
-    sheets = sorted((SITE_SRC / "styles").glob("*.css")) + sorted((SITE_SRC / "labs").glob("*/lab.css"))
+    sheets = (sorted((SITE_SRC / "styles").glob("*.css")) + sorted((SITE_SRC / "views").glob("*.css"))
+              + sorted((SITE_SRC / "labs").glob("*/lab.css")))
     assert len(sheets) > 10
     for sheet in sheets:
         source = re.sub(r"/\*.*?\*/", "", sheet.read_text("utf-8"), flags=re.S)

@@ -5,6 +5,7 @@ check that the build's drawing and the browser's are the same (tests/support/vie
     views = LabViews(dist_dir)            # one Node process, kept for the session
     drawing = views.draw("hybrid", {"q": "g05"})
     markup(drawing.html).css_first(".lab-status").text()
+    draw_chunks(dist_dir, corpus, [{"view": "hybrid", "input": {...}, "state": {...}}])  # a view over other chunks
 
 A view's own tests read its markup this way: in Node, without a browser.
 """
@@ -22,6 +23,7 @@ from builder.page import assets, lab_views
 from support.paths import ROOT
 
 CHECKER = ROOT / "tests" / "support" / "views_check.js"
+OF_CHUNKS = ROOT / "tests" / "support" / "views_of_chunks.js"
 
 
 def dist_sources(dist_dir: Path) -> list[dict]:
@@ -136,3 +138,30 @@ def check_views(dist_dir: Path, labs: dict[str, list[dict]]) -> dict:
     if result.returncode != 0:
         raise AssertionError(f"tests/support/views_check.js failed:\n{result.stderr[-3000:]}")
     return json.loads(result.stdout)
+
+
+# ----------------------------------------------------------- a view over a corpus of chunks
+
+
+@dataclass(frozen=True)
+class ChunkDrawing:
+    html: str
+    summary: str
+    state: dict
+    redrawn: bool   # Preact's redraw over the drawing before it left the same tree as the HTML
+    runs: dict | None
+
+
+def draw_chunks(dist_dir: Path, corpus: dict, drawings: list[dict]) -> list[ChunkDrawing]:
+    """Views of site_src/views/ drawn over RAG.corpus.fromChunks(corpus["chunks"], corpus) from the
+    built site's files (tests/support/views_of_chunks.js): each of `drawings` is {view, input
+    (without its corpus), state}."""
+    request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir), "corpus": corpus, "drawings": drawings}
+    result = subprocess.run(["node", str(OF_CHUNKS)], input=json.dumps(request), capture_output=True, text=True,
+                            cwd=ROOT, timeout=300)
+    if result.returncode != 0:
+        raise AssertionError(f"tests/support/views_of_chunks.js failed:\n{result.stderr[-3000:]}")
+    answer = json.loads(result.stdout)
+    if "error" in answer:
+        raise AssertionError(f"a view could not draw the chunks: {answer['error']}")
+    return [ChunkDrawing(**drawing) for drawing in answer["drawings"]]

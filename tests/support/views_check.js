@@ -33,7 +33,7 @@ async function check(request) {
   const report = { checked: {}, mismatches: [], errors: [] };
   for (const [lab, states] of Object.entries(request.labs)) {
     const spec = RAG.labSpec(lab);
-    const input = RAG.labInput(data, await RAG.provided(`lab:${lab}`));
+    const input = RAG.inputFor(spec, data, await RAG.provided(`lab:${lab}`));
     const output = document.createElement("div");
     report.checked[lab] = 0;
     for (const [index, raw] of states.entries()) {

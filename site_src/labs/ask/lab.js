@@ -4,29 +4,29 @@
  * which runs it in a worker; the search, site_src/scripts/live-search.js, RAG.liveSearch); then
  * the permission filter for a customer and the prompt, built by the engine's JavaScript twin.
  * Every stage says whether the build or the browser computed it. A question searched live is
- * added to the other labs' pickers (RAG.questions.add).
+ * added to the page's corpus, and so to the other labs' pickers (corpus.questions.add).
  *
  * State: {text}. Local (what the browser has learnt, never in the link): model, the model's
  * state as embedder.js reports it; found, the last live search ({text, runs, wordpieces: the
  * prompt's size in the model's tokenizer}). The view reads both only through props; BM25 before
- * the model comes from RAG.liveSearch.bm25(text, passages, settings), a pure function of its
- * arguments. */
+ * the model comes from the page's corpus (corpus.search(text, null): its BM25 index, built once). */
 (() => {
   const h = RAG.h;
+  const kit = RAG.kit;
   const DEPTH = 5;  // rows shown per ranked list
   const STAGES = [["dense", "Dense \u00b7 cosine", 3], ["bm25", "BM25 \u00b7 score", 3], ["fused", "Fused \u00b7 RRF", 5]];
+  const acls = new WeakMap();  // a corpus -> id -> its groups, as the engine's filter reads them
 
   /** The passages a customer's prompt carries: the fused list's best they may read. */
-  function sentFor(fused, data, reader) {
-    const acl = Object.fromEntries(data.passages.map((p) => [p.id, p.acl]));
-    return RAG.engine.preFilter(fused, acl, reader.groups, data.settings.prompt_passages);
+  function sentFor(fused, corpus, reader) {
+    if (!acls.has(corpus)) acls.set(corpus, Object.fromEntries(corpus.passages.map((p) => [p.id, p.acl])));
+    return RAG.engine.preFilter(fused, acls.get(corpus), reader.groups, corpus.settings.prompt_passages);
   }
 
   /** The prompt for `text` with these passages, as engine/prompt.py builds it. */
-  function promptOf(text, sent, data) {
-    const byId = Object.fromEntries(data.passages.map((p) => [p.id, p]));
-    const sources = sent.map((pid) => ({ id: pid, title: byId[pid].title, date: byId[pid].updated, text: byId[pid].text }));
-    return RAG.engine.buildPrompt(text, sources, data.prompt.rules.map((rule) => rule.text));
+  function promptOf(text, sent, corpus, rules) {
+    const sources = sent.map((pid) => corpus.passage(pid)).map((p) => ({ id: p.id, title: p.title, date: p.updated, text: p.text }));
+    return RAG.engine.buildPrompt(text, sources, rules.map((rule) => rule.text));
   }
 
   /** The status line after the quoted question, for each kind of text. */
@@ -45,14 +45,12 @@
     return "Dense search and fusion need the embedding model: load it above (search by meaning runs in your browser, never on a server).";
   }
 
-  function list(pairs, digits, sections) {
+  function list(pairs, digits, sectionOf) {
+    const places = kit.placesOf(pairs);
     return h("ol", { class: "results ask-list" }, pairs.length
-      ? pairs.slice(0, DEPTH).map(([pid, value], i) => h("li", { class: "result", "data-pid": pid },
-        h("span", { class: "rank" }, String(i + 1)),
-        h("span", { class: "pid" }, h("code", null, pid), " ", h("span", { class: "title" }, sections[pid])),
-        h("span", { class: "score" }, RAG.fixed(value, digits))))
-      : h("li", { class: "result is-muted" }, h("span", { class: "rank" }),
-        h("span", { class: "pid" }, "No passage shares a word with the question."), h("span", { class: "score" })));
+      ? pairs.slice(0, DEPTH).map(([pid, value]) => kit.row({ id: pid, place: places.get(pid), title: sectionOf(pid),
+        score: RAG.fixed(value, digits), attrs: { "data-pid": pid } }))
+      : kit.emptyRow("No passage shares a word with the question."));
   }
 
   const stage = (key, n, title, wide, ...body) => h("div", { class: ["ask-stage", wide && "ask-wide"], "data-stage": key },
@@ -67,20 +65,19 @@
     },
 
     props(state, input, local) {
-      const { data, own } = input;
+      const { data, own, corpus } = input;
       const text = state.text;
-      const known = data.questions.find((q) => q.text === text);
-      const preset = known ? input.question(known.id) : null;
+      const preset = corpus.questions.presets().find((q) => q.text === text) || null;
       const found = !preset && local.found && local.found.text === text ? local.found : null;
       let runs = null;
       let kind;  // "preset" | "live" | "bm25" | "empty"
       if (preset) [runs, kind] = [preset.runs, "preset"];
       else if (!text.trim()) kind = "empty";
       else if (found) [runs, kind] = [found.runs, "live"];
-      else [runs, kind] = [{ bm25: RAG.liveSearch.bm25(text, data.passages, data.settings), dense: null, hybrid: null }, "bm25"];
+      else [runs, kind] = [corpus.search(text, null), "bm25"];
       // Without the model, the prompt is built from BM25's list alone.
       const fused = runs ? (runs.hybrid || runs.bm25).map(([pid]) => pid) : [];
-      const sent = preset ? own.presets[preset.id].sent : sentFor(fused, data, own.reader);
+      const sent = preset ? own.presets[preset.id].sent : sentFor(fused, corpus, own.reader);
       let size;
       if (preset) size = `${own.presets[preset.id].tokens} tokens (${data.tokens.tokenizer}), counted by the build.`;
       else if (found) {
@@ -89,11 +86,10 @@
       } else size = local.model === "ready" ? "Its size is counted once the model has searched." : "Its size is counted once the model's tokenizer is loaded.";
       return {
         kind, text, runs, size, waiting: waitingFor(local.model, Boolean(data.live)),
-        sent, prompt: promptOf(text, sent, data),
+        sent, prompt: promptOf(text, sent, corpus, data.prompt.rules),
         fusedList: Boolean(runs && (runs.hybrid || preset)), readerLabel: own.reader.label.toLowerCase(),
         promptPassages: data.settings.prompt_passages,
-        sections: Object.fromEntries(data.passages.map((p) => [p.id, p.section])),
-        updated: Object.fromEntries(data.passages.map((p) => [p.id, p.updated])),
+        sectionOf: (pid) => corpus.passage(pid).section, updatedOf: (pid) => corpus.passage(pid).updated,
       };
     },
 
@@ -103,7 +99,7 @@
       const needsModel = kind === "bm25" ? [h("p", { class: "ask-waiting" }, "Needs the model: load it above.")] : [];
       const ranked = (key, digits) => {
         const pairs = runs && runs[key === "fused" ? "hybrid" : key];
-        if (pairs) return [source(provenance), list(pairs, digits, props.sections)];
+        if (pairs) return [source(provenance), list(pairs, digits, props.sectionOf)];
         return [source(runs ? "waiting for the model" : "waiting for a question"), ...(runs ? needsModel : [])];
       };
       return [
@@ -113,10 +109,8 @@
           stage("filter", 4, "Who may read it", false,
             source(`A ${props.readerLabel} may read these ${props.sent.length} of the ${props.fusedList ? "fused" : "BM25"} list's best; ` +
               `the filter runs before the top ${props.promptPassages} are taken.`),
-            h("ol", { class: "results ask-list" }, props.sent.map((pid, i) => h("li", { class: "result", "data-pid": pid },
-              h("span", { class: "rank" }, String(i + 1)),
-              h("span", { class: "pid" }, h("code", null, pid), " ", h("span", { class: "title" }, props.sections[pid])),
-              h("span", { class: "score" }, props.updated[pid]))))),
+            h("ol", { class: "results ask-list" }, props.sent.map((pid, i) => kit.row({
+              id: pid, place: i + 1, title: props.sectionOf(pid), score: props.updatedOf(pid), attrs: { "data-pid": pid } })))),
           stage("prompt", 5, "The prompt", true, source(props.size), h("pre", { class: "ask-prompt", tabindex: "0" }, props.prompt)),
           stage("answer", 6, "The answer", true, source("No language model runs on this page. A model would read the prompt " +
             "above and answer from it, citing the passages by id.")),
@@ -130,8 +124,7 @@
     },
 
     setup(ctx) {
-      const { data } = ctx.input;
-      const corpus = { passages: data.passages, settings: data.settings };
+      const { data, corpus } = ctx.input;
       const field = ctx.find('input[name="ask-text"]');
       const load = ctx.find('button[name="ask-load"]');
       const cancel = ctx.find('button[name="ask-cancel"]');
@@ -145,8 +138,8 @@
       const search = async (text) => {
         const { vectors: [vector] } = await model.embed([text]);
         const runs = RAG.liveSearch.runs(text, vector, model.passageVectors, corpus);
-        const sent = sentFor(runs.hybrid.map(([pid]) => pid), data, ctx.input.own.reader);
-        const [wordpieces] = await model.countWordpieces([promptOf(text, sent, data)]);
+        const sent = sentFor(runs.hybrid.map(([pid]) => pid), corpus, ctx.input.own.reader);
+        const [wordpieces] = await model.countWordpieces([promptOf(text, sent, corpus, data.prompt.rules)]);
         return { text, runs, vector, wordpieces };
       };
 
@@ -162,7 +155,7 @@
         search(text).then(({ runs, vector, wordpieces }) => {
           const found = { text, runs, wordpieces };
           results.set(text, found);
-          RAG.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
+          ctx.input.corpus.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
           if (ctx.state.text === text) {
             ctx.show({ found });
             RAG.announce(`\u201c${text}\u201d: every number below was computed live in your browser.`);

@@ -367,7 +367,7 @@ def test_a_question_asked_live_reaches_every_lab_that_takes_a_question(live_page
     text = "where did my deleted notes go"
     ask_text(section, text)
     expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE)
-    live = live_page.evaluate("() => RAG.questions.get(RAG.data, 'live')")
+    live = live_page.evaluate("() => RAG.corpus.page(RAG.data).question('live')")
     assert live["text"] == text and live["source"] == "live" and len(live["vector"]) == settings.DIMENSIONS
     dense = [pid for pid, _ in live["runs"]["dense"]]
     for name in ("bm25", "hybrid", "prompt", "map", "permissions"):

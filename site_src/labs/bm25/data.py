@@ -16,9 +16,11 @@ from engine.settings import BM25_B, BM25_K1
 STATE = {"q": "upload-4021", "text": "", "k1": BM25_K1, "b": BM25_B}
 DEPTH = 8                     # passages the explorer lists
 SCRIPTS = ("engine",)         # the browser's twin of the engine (BM25 and the tokenizer)
+VIEWS = ("bm25",)             # site_src/views/bm25.js draws it
 BUILD_ONLY = ("explain",)     # read by the prose; the browser computes its own
 # The sliders: the lab's own range and step (the settings' one home is engine/settings.py, and
-# each default must be one of the slider's stops). k1 = 0 scores a term present or absent;
+# each default must be one of the slider's stops; the view puts a value from a link on a stop with
+# the page's one policy, RAG.kit.onSlider). k1 = 0 scores a term present or absent;
 # b = 0 ignores length, b = 1 divides it out in full.
 SLIDERS = {"k1": {"min": 0.0, "max": 3.0, "step": 0.1}, "b": {"min": 0.0, "max": 1.0, "step": 0.05}}
 COUNT_AXIS = 10               # the count curve runs from 0 to this many occurrences
@@ -29,21 +31,18 @@ def digits_of(step: float) -> int:
     return max(0, -Decimal(repr(step)).as_tuple().exponent)
 
 
-def stops(slider: dict) -> list[float]:
-    """Every value a slider can take, as the browser's range input steps through them.
-
-    Example: stops({"min": 0.0, "max": 0.2, "step": 0.1}) -> [0.0, 0.1, 0.2]
-    """
-    digits = digits_of(slider["step"])
-    count = round((slider["max"] - slider["min"]) / slider["step"])
-    return [round(slider["min"] + i * slider["step"], digits) for i in range(count + 1)]
+def on_a_step(value: float, slider: dict) -> bool:
+    """Whether the slider can show this value: within its ends, a whole number of steps from
+    its min. Example: on_a_step(0.75, {"min": 0.0, "max": 1.0, "step": 0.05}) -> True"""
+    steps = (value - slider["min"]) / slider["step"]
+    return slider["min"] <= value <= slider["max"] and abs(steps - round(steps)) < 1e-9
 
 
 def sliders(defaults: dict) -> dict:
-    """name -> {min, max, step, digits}, refusing a default that is not one of its stops."""
+    """name -> {min, max, step, digits}, refusing a default the slider cannot show."""
     shipped = {}
     for name, slider in SLIDERS.items():
-        if defaults[name] not in stops(slider):
+        if not on_a_step(defaults[name], slider):
             raise ValueError(f"site_src/labs/bm25/data.py: SLIDERS[{name!r}] does not stop at {defaults[name]}, the "
                              f"engine's default (engine/settings.py); fix: choose a min and step that reach it")
         shipped[name] = {**slider, "digits": digits_of(slider["step"])}

@@ -17,11 +17,12 @@ import pytest
 from playwright.sync_api import expect
 
 from site_src.labs.bm25 import data as bm25
-from site_src.labs.bm25.data import bm25_explain, digits_of, sliders, stops
+from site_src.labs.bm25.data import bm25_explain, digits_of, on_a_step, sliders
 from engine.bm25 import BM25, unique_terms
+from engine.ranking import places, rank_label, round_score
 from engine.settings import BM25_B, BM25_K1
 from support.labs import hash_of, lab, open_page, sticking_out
-from support.views import markup, text as text_of
+from support.views import control_axes, markup, text as text_of
 
 ODD_INPUTS = ["", "?!-- ... ---", "x" * 500, ("refund policy " * 40)[:500], "Как экспортировать заметку в PDF?",
               "导出 PDF 文件", "QB-4021 QB-4021 qb 4021", "naïve café Größe", "İstanbul ΣΊΣΥΦΟΣ", "emoji 🙂 test"]
@@ -68,10 +69,16 @@ def test_the_data_step_lists_the_depth_the_sliders_and_explains_the_builds_runs(
                                "b": {"min": 0.0, "max": 1.0, "step": 0.05, "digits": 2}}
 
 
-def test_a_slider_stops_where_the_browsers_range_input_stops():
+def test_a_sliders_digits_and_its_stops():
     assert digits_of(0.1) == 1 and digits_of(0.05) == 2 and digits_of(1.0) == 1 and digits_of(5) == 0
-    assert stops({"min": 0.0, "max": 0.3, "step": 0.1}) == [0.0, 0.1, 0.2, 0.3]  # not 0.30000000000000004
-    k1, b = stops(bm25.SLIDERS["k1"]), stops(bm25.SLIDERS["b"])
+    assert on_a_step(0.3, {"min": 0.0, "max": 0.3, "step": 0.1})  # 3 x 0.1 is 0.30000000000000004
+    assert not on_a_step(0.25, {"min": 0.0, "max": 0.3, "step": 0.1}) and not on_a_step(0.4, {"min": 0.0, "max": 0.3, "step": 0.1})
+    assert on_a_step(BM25_K1, bm25.SLIDERS["k1"]) and on_a_step(BM25_B, bm25.SLIDERS["b"])
+
+
+def test_the_page_offers_every_stop_of_both_sliders(dist_dir, data):
+    """The stops the test below draws are read from the page's own range inputs."""
+    k1, b = (stops_of(dist_dir, data)[key] for key in ("k1", "b"))
     assert (len(k1), k1[0], k1[12], k1[-1]) == (31, 0.0, 1.2, 3.0)
     assert (len(b), b[0], b[15], b[-1]) == (21, 0.0, 0.75, 1.0)
 
@@ -97,8 +104,12 @@ def test_the_default_is_a_preset_question_at_the_engines_settings_and_the_explan
 # ------------------------------------------------------------------ the view, in Node
 
 BUILD = {"k1": BM25_K1, "b": BM25_B}
-SLIDER_STOPS = {name: stops(slider) for name, slider in bm25.SLIDERS.items()}
-GRID = [{"k1": k1, "b": b} for k1 in SLIDER_STOPS["k1"] for b in SLIDER_STOPS["b"]]  # every stop of both sliders
+
+
+def stops_of(dist_dir, data) -> dict[str, list[float]]:
+    """Every value each slider of the built page stops at (its range input's min to max by step)."""
+    axes = control_axes((dist_dir / "index.html").read_text("utf-8"), "bm25", data)
+    return {key: axes[key] for key in ("k1", "b")}
 
 
 @functools.cache
@@ -176,7 +187,9 @@ def check_drawing(drawing, engine, data, text, q=None, tolerance=1e-9):
         assert row["score"] == f"{score:.3f}"
         assert row["terms"] == [f"{c.term} +{c.score:.3f}" for c in parts if c.score > 0]
         assert row["title"] == f"{passages[pid]['title']} › {passages[pid]['section']}"
-    assert [r["rank"] for r in got["rows"]] == [str(i) for i in range(1, len(expected) + 1)]
+    # Ranks show ties: scores equal to the build's 6 decimals share a place ("2=").
+    kept = [(pid, round_score(score)) for pid, score, _ in found]
+    assert [r["rank"] for r in got["rows"]] == [rank_label(p) for p in places(kept)][:len(expected)]
     terms = unique_terms(text)
     assert got["terms"] == ([f"{t} in {engine.doc_freq(t)} · IDF {engine.idf(t):.3f}" if engine.doc_freq(t)
                              else f"{t} in no passage" for t in terms] or ["no terms: BM25 needs letters or digits"])
@@ -237,11 +250,13 @@ def test_a_question_in_other_case_and_spacing_is_that_question_kept_as_typed(vie
 GRID_TEXTS = [("upload-4021", None), ("refund-three-weeks", None), ("", "QB-4021 QB-4021 refund plan limit sync offline")]
 
 
-def test_at_every_stop_of_both_sliders_the_views_numbers_equal_pythons(views, data):
+def test_at_every_stop_of_both_sliders_the_views_numbers_equal_pythons(views, data, dist_dir):
     """Slider parity: for each of the 31 x 21 settings the sliders offer, the scores the view
     drew (to 12 significant digits, from the engine's JavaScript twin) equal Python's to 1e-9, and so do the
     ranks, every rounded number, the status and the numbers under the curves."""
-    states = [{"q": qid, "text": typed or "", **at} for at in GRID for qid, typed in GRID_TEXTS]
+    stops = stops_of(dist_dir, data)
+    grid = [{"k1": k1, "b": b} for k1 in stops["k1"] for b in stops["b"]]  # every stop of both sliders
+    states = [{"q": qid, "text": typed or "", **at} for at in grid for qid, typed in GRID_TEXTS]
     drawings = views.draw_many("bm25", states)
     worst = 0.0
     for state, drawing in zip(states, drawings):
@@ -258,7 +273,7 @@ def test_at_every_stop_of_both_sliders_the_views_numbers_equal_pythons(views, da
             assert notes[1].startswith(f"One occurrence adds {engine.tf_part(1, short):.3f} × its IDF in the shortest "
                                        f"passage ({short} terms), {engine.tf_part(1, avg):.3f} at the average length "
                                        f"(dashed) and {engine.tf_part(1, long_):.3f} in the longest"), state
-    assert len(GRID) == 31 * 21 and len(drawings) == len(GRID) * len(GRID_TEXTS)
+    assert len(grid) == 31 * 21 and len(drawings) == len(grid) * len(GRID_TEXTS)
     assert worst <= 1e-9
 
 
@@ -292,18 +307,15 @@ SETTINGS = [
     ({"k1": "0", "b": "0"}, {"k1": 0.0, "b": 0.0}),
     ({"k1": "", "b": " "}, {"k1": 1.2, "b": 0.75}),            # none given: the build's
     ({}, {"k1": 1.2, "b": 0.75}),
+    ({"k1": "abc", "b": "0.5x"}, {"k1": 1.2, "b": 0.75}),      # not a number: the build's (the one slider policy)
+    ({"k1": "Infinity", "b": "NaN"}, {"k1": 1.2, "b": 0.75}),
+    ({"k1": True, "b": [0.3]}, {"k1": 1.2, "b": 0.75}),
 ]
 
 
 @pytest.mark.parametrize("given, taken", SETTINGS, ids=lambda c: repr(c))
 def test_a_setting_is_moved_to_the_sliders_nearest_stop(views, given, taken):
     assert views.draw("bm25", {"q": "g05", "text": "", **given}).state == {"q": "g05", "text": "", **taken}
-
-
-@pytest.mark.parametrize("given", [{"k1": "abc"}, {"b": "0.5x"}, {"k1": "Infinity"}, {"b": "NaN"}], ids=repr)
-def test_a_setting_that_is_not_a_number_is_refused(views, given):
-    with pytest.raises(AssertionError, match="accept\\(\\) refused"):
-        views.draw("bm25", {"q": "g05", "text": "", **given})
 
 
 def test_the_view_refuses_a_question_nobody_searched(views):
@@ -583,7 +595,7 @@ def test_the_sliders_work_by_keyboard_show_their_value_and_score_as_python(deskt
 
 
 @pytest.mark.browser
-def test_a_link_restores_the_settings_moves_them_to_a_stop_and_refuses_what_is_not_a_number(make_page, site_url, data):
+def test_a_link_restores_the_settings_moves_them_to_a_stop_and_takes_the_builds_for_what_is_not_a_number(make_page, site_url, data):
     page = open_page(make_page, site_url, "#lab-bm25?q=g05&k1=0.8&b=0.3")
     section = lab(page, "bm25")
     q = question(data, "g05")
@@ -593,10 +605,10 @@ def test_a_link_restores_the_settings_moves_them_to_a_stop_and_refuses_what_is_n
     expect(section.locator('output[data-shows="k1"]')).to_have_text("3.0")
     assert settings_shown(section) == [["k1", "3", "3.0"], ["b", "0.35", "0.35"]]
     check_drawing(shown_in(section), engine_at(data, 3.0, 0.35), data, q["text"], q)
-    other = open_page(make_page, site_url, "#lab-bm25?q=g05&k1=abc")
+    other = open_page(make_page, site_url, "#lab-bm25?q=g05&k1=abc&b=0.3")
     section = lab(other, "bm25")
-    expect(section.locator('select[data-picker="question"]')).to_have_value("upload-4021")  # the page's default
-    assert settings_shown(section) == [["k1", "1.2", "1.2"], ["b", "0.75", "0.75"]]
+    expect(section.locator('select[data-picker="question"]')).to_have_value("g05")  # the rest of the link holds
+    assert settings_shown(section) == [["k1", "1.2", "1.2"], ["b", "0.3", "0.30"]]
 
 
 # Every stop of each slider, up and then down, three times: how long each redraw takes (the

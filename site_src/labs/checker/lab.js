@@ -117,13 +117,12 @@
     return parts.filter((part) => part !== "");
   };
 
-  const sourceRow = (s, i) => h("li", { class: ["result", s.cited && "is-winner"] },
-    h("span", { class: "rank" }, String(i + 1)),
-    h("span", { class: "pid" }, h("code", null, s.id), " ", h("span", { class: "title" }, s.title)),
-    h("span", { class: "score", title: "fused (RRF) score" }, RAG.fixed(s.score, 4)),
-    h("span", { class: "badges" }, h("span", { class: "badge" }, s.updated),
+  const sourceRow = (s) => RAG.kit.row({
+    id: s.id, place: s.place, title: s.title, score: RAG.fixed(s.score, 4), scoreTitle: "fused (RRF) score",
+    more: [h("span", { class: "badges" }, h("span", { class: "badge" }, s.updated),
       s.cited ? h("span", { class: "badge badge-warn" }, `cited${s.marks ? " \u00b7 quote marked" : ""}`) : null),
-    h("p", { class: "snippet" }, snippet(s.text, s.marks)));
+    h("p", { class: "snippet" }, snippet(s.text, s.marks))],
+    classes: [s.cited && "is-winner"] });
 
   function caseNote(shown) {
     return h("div", { class: "checker-case", "data-case": shown.id },
@@ -152,16 +151,17 @@
       const tracer = data.tracers.find((t) => t.id === state.q);
       const claim = tracer.claims[state.c];
       const [text, source, quote] = FIELDS.map((key) => state[key] ?? claim[key]);
-      const passages = new Map(data.passages.map((p) => [p.id, p]));
+      const { corpus } = input;
       const result = RAG.engine.checkClaim({ text, source_id: source, quote },
-        Object.fromEntries(tracer.sent.map((pid) => [pid, passages.get(pid).text])));
+        Object.fromEntries(tracer.sent.map((pid) => [pid, corpus.passage(pid).text])));
       const groups = byCheck(result.problems);
       const quoteFound = !groups.source.length && !groups.quote.length;
-      const fused = new Map(input.question(state.q).runs.hybrid);
+      const fused = new Map(corpus.question(state.q).runs.hybrid);
+      const places = RAG.kit.placesOf(tracer.sent.map((pid) => [pid, fused.get(pid)]));
       const sources = tracer.sent.map((pid) => {
-        const p = passages.get(pid);
+        const p = corpus.passage(pid);
         const cited = pid === source;
-        return { id: pid, title: p.title, updated: p.updated, text: p.text, score: fused.get(pid), cited,
+        return { id: pid, title: p.title, updated: p.updated, text: p.text, score: fused.get(pid), cited, place: places.get(pid),
                  marks: cited && quoteFound ? quoteMarks(p.text, quote) : null };
       });
       const cited = sources.find((s) => s.cited);
@@ -238,7 +238,7 @@
         // The first passage of the fused list that did not make the cut: real, but never sent.
         unsent: () => {
           const sent = tracerOf().sent;
-          const next = ctx.input.question(ctx.state.q).runs.hybrid.find(([pid]) => !sent.includes(pid));
+          const next = ctx.input.corpus.question(ctx.state.q).runs.hybrid.find(([pid]) => !sent.includes(pid));
           if (next) set({ source: next[0] });
         },
         number: () => set({ text: current("text").replace(/[0-9]+/, (digits) => String(Number(digits) + 1)) }),

@@ -280,6 +280,6 @@ def data(build) -> dict:
            "needs": {q["id"]: list(NEEDS.get(q["id"], ())) for q in questions},
            "chunkers": [{"id": chunker, "label": label} for chunker, label in CHUNKERS],
            "presets": [{"id": setting, "label": label, "state": state} for setting, label, state in PRESETS],
-           "grid": GRID, "scores": table, "settings": settings}
+           "grid": GRID, "start": {key: STATE[key] for key in GRID}, "scores": table, "settings": settings}
     return lab | {"outcomes": chunk_outcomes(lab),
                   "sweep": fixed_sweep(page.markdown, page.facts, [q["id"] for q in questions], table)}

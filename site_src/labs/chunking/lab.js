@@ -7,20 +7,16 @@
  * (engine/text_key.py, RAG.engine.textKey). What the lesson says is computed from what ranks first, for any setting.
  *
  * State: {chunker, size, overlap, limit, repeat, q}. A link may name one of the presets instead
- * (setting=fixed-25-overlap-10): its values replace the chunker's. Whole numbers outside a
- * slider's range are clamped into it (the overlap to at most half the size); anything that is
- * not a whole number, and an unknown chunker, preset or question, is refused. */
+ * (setting=fixed-25-overlap-10): its values replace the chunker's. A number is put on its
+ * slider's range and steps (the overlap at most half the size); one that is not a number is the
+ * page's own (own.start); an unknown chunker, preset or question is refused. */
 (() => {
   const h = RAG.h;
-  const NUMBERS = ["size", "overlap", "limit", "repeat"];
   const LIST_MAX = 10;  // rows in the ranked list; every chunk is on the drawn page
 
   const maxOverlap = (size, grid) => Math.min(Math.floor(size / 2), grid.overlap[1]);
-  const clamp = (value, [low, high]) => Math.min(high, Math.max(low, value));
-  const whole = (value) => {
-    if (typeof value === "number") return Number.isInteger(value) ? value : null;
-    return /^-?[0-9]+$/.test(String(value)) ? Number(value) : null;
-  };
+  /** A slider's setting onto its range (lab.html's sliders: whole words, steps of 1). */
+  const onSlider = (value, [min, max], fallback) => RAG.kit.onSlider(value, { min, max, step: 1 }, fallback);
 
   /** A setting's name, as data.py names its presets ("Fixed, 25 words, 10 overlap"). */
   function labelOf(state) {
@@ -295,13 +291,10 @@
         state = { ...state, ...preset.state };
       }
       if (!own.chunkers.some((c) => c.id === state.chunker) || !own.questions.some((q) => q.id === state.q)) return null;
-      const numbers = NUMBERS.map((key) => whole(state[key]));
-      if (numbers.includes(null)) return null;
-      const [size, overlap, limit, repeat] = numbers;
-      const grid = own.grid;
-      const fitted = clamp(size, grid.size);
-      return { chunker: state.chunker, size: fitted, overlap: clamp(overlap, [grid.overlap[0], maxOverlap(fitted, grid)]),
-               limit: clamp(limit, grid.limit), repeat: clamp(repeat, grid.repeat), q: state.q };
+      const { grid, start } = own;
+      const size = onSlider(state.size, grid.size, start.size);
+      return { chunker: state.chunker, size, overlap: onSlider(onSlider(state.overlap, grid.overlap, start.overlap), [grid.overlap[0], maxOverlap(size, grid)]),
+               limit: onSlider(state.limit, grid.limit, start.limit), repeat: onSlider(state.repeat, grid.repeat, start.repeat), q: state.q };
     },
 
     props(state, input) {

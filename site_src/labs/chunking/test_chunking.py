@@ -174,8 +174,9 @@ def test_the_data_step_ships_the_page_the_grid_and_a_score_for_every_chunk_the_g
     vector_of["How long?"] = close
     build = SimpleNamespace(content=SimpleNamespace(labs={"chunking": page}), vector_of=vector_of)
     lab_ = chunking.data(build)
-    assert set(lab_) == {"title", "markdown", "facts", "needs", "questions", "chunkers", "presets", "grid", "scores",
-                         "settings", "outcomes", "sweep"}
+    assert set(lab_) == {"title", "markdown", "facts", "needs", "questions", "chunkers", "presets", "grid", "start",
+                         "scores", "settings", "outcomes", "sweep"}
+    assert lab_["start"] == {key: chunking.STATE[key] for key in ("size", "overlap", "limit", "repeat")}
     assert lab_["markdown"] == markdown and lab_["needs"] == {"q1": ["safety_net", "extra_days"]}
     assert [c["id"] for c in lab_["chunkers"]] == ["fixed", "sentences", "headings", "page"]
     every = {text for setting in grid_settings() for text in chunk_with(setting, markdown)}
@@ -473,19 +474,25 @@ def test_the_default_state_and_its_lesson(views, data):
                              "the next starts “second safety net…”.")
 
 
-def test_out_of_range_settings_are_clamped_and_what_is_not_a_setting_is_refused(views):
+def test_a_setting_goes_onto_its_sliders_range_and_steps_and_what_is_not_one_is_refused(views):
+    """The sliders' one policy (RAG.kit.onSlider): a number is clamped to the slider's range and
+    moved to its nearest step (12.5 words to 13, as Math.round does: halves up); what is not a
+    number is the page's own setting (STATE)."""
     clamped = views.draw_many("chunking", [
         {**chunking.STATE, "size": 99, "overlap": 99, "limit": 1, "repeat": 7},
         {**chunking.STATE, "size": "3", "overlap": "-4", "limit": "500", "repeat": "-1"},
         {**chunking.STATE, "size": 10, "overlap": 8},
+        {**chunking.STATE, "size": "12.5", "overlap": "4.4", "limit": 30.6},
+        {**chunking.STATE, "chunker": "sentences", "size": "many", "overlap": "", "limit": None, "repeat": [2]},
     ])
     assert [d.state for d in clamped] == [
         {**chunking.STATE, "size": 40, "overlap": 20, "limit": 5, "repeat": 2},
         {**chunking.STATE, "size": 5, "overlap": 0, "limit": 80, "repeat": 0},
         {**chunking.STATE, "size": 10, "overlap": 5},  # at most half the size
+        {**chunking.STATE, "size": 13, "overlap": 4, "limit": 31},
+        {**chunking.STATE, "chunker": "sentences"},
     ]
-    for refused in ({"size": "12.5"}, {"overlap": "many"}, {"limit": ""}, {"chunker": "paragraphs"}, {"q": "q9"},
-                    {"setting": "fixed-13"}, {"size": 12.5}):
+    for refused in ({"chunker": "paragraphs"}, {"q": "q9"}, {"setting": "fixed-13"}):
         with pytest.raises(AssertionError, match="accept\\(\\) refused"):
             views.draw("chunking", {**chunking.STATE, **refused})
 

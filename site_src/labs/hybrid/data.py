@@ -12,6 +12,7 @@ from engine.settings import FUSION_DEPTH, RRF_K
 
 STATE = {"q": "upload-4021", "k": RRF_K, "depth": FUSION_DEPTH}  # the state the page opens on
 SCRIPTS = ("engine",)  # the browser's twin of engine/fusion.py fuses for the sliders' settings
+VIEWS = ("hybrid",)    # site_src/views/hybrid.js draws it
 # What the sliders offer: k from 1 (rank 1 worth 1/2, rank 2 1/3) past the paper's 60 to 100;
 # depth from one passage of each list to 20 (half the help center).
 SLIDERS = {"k": {"min": 1, "max": 100, "step": 1}, "depth": {"min": 1, "max": 20, "step": 1}}

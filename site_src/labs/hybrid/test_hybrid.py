@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from builder.page import assets
 from engine.fusion import rrf
+from engine.ranking import places, rank_label, round_score
 from site_src.labs.hybrid import data as hybrid
 from support.browser import TRACE_CATEGORIES, main_thread_tasks
 from support.labs import hash_of, lab, open_page
@@ -70,7 +71,8 @@ def shown(html):
     """What the view drew: each list's rows, the status, the settings line, and the chart."""
     drawing = markup(html)
     lists = {col.attributes["data-list"]: [{
-        "id": li.attributes["data-pid"], "rank": text(li.css_first(".rank")), "score": text(li.css_first(".score")),
+        "id": li.attributes["data-pid"], "rank": text(li.css_first(".rank")), "tie": li.css_first(".rank").attributes.get("title"),
+        "score": text(li.css_first(".score")),
         "value": li.css_first(".score").attributes.get("value"), "detail": text(li.css_first(".detail")),
         "answer": "is-answer" in li.attributes["class"].split()}
         for li in col.css("li.result[data-pid]")] for col in drawing.css(".lab-col[data-list]")}
@@ -93,6 +95,7 @@ def chart(drawing):
     lines = drawing.css("svg.slope-lines")
     dashed = {side: sorted(p.attributes["data-pid"] for p in box.css("path.is-out")) for side, box in zip(("dense", "bm25"), lines)}
     return {"fused": [n.attributes["data-pid"] for n in nodes], "ranks": [n.attributes["data-rank"] for n in nodes],
+            "labels": [text(n.css_first(".slope-rank")) for n in nodes],
             "answer": [n.attributes["data-pid"] for n in drawing.css("g.slope-node.is-answer")], "dots": dots, "dashed": dashed}
 
 
@@ -108,7 +111,8 @@ def check_defaults(html, data, q):
         rows = got[name]
         assert [r["id"] for r in rows] == [pid for pid, _ in want], name
         assert [r["score"] for r in rows] == [f"{score:.{digits}f}" for _, score in want], name
-        assert [r["rank"] for r in rows] == [str(i) for i in range(1, len(want) + 1)]
+        assert [r["rank"] for r in rows] == [rank_label(p) for p in places(run[name])[:len(want)]], name
+        assert [r["tie"] for r in rows] == ties_of(run[name])[:len(want)], name
         assert [r["answer"] for r in rows] == [pid == q["answer"] for pid, _ in want]
         for r in rows:
             if name == "hybrid":
@@ -122,6 +126,31 @@ def check_defaults(html, data, q):
     ranks = [next((i for i, (pid, _) in enumerate(run[n], 1) if pid == q["answer"]), None) for n in ("dense", "bm25", "hybrid")]
     assert status == (f"The right passage, {q['answer']}: dense rank {ranks[0] or 'none'}, BM25 rank {ranks[1] or 'none'}, "
                       f"fused rank {ranks[2] or 'none'}.")
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 11 <= n % 100 <= 13 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def ties_of(ranking) -> list:
+    """What each row's rank says of its tie, from engine.ranking.places: None for a place of its
+    own, else "tied for 2nd with a" ("with a and b", "with a, b and c")."""
+    found = []
+    for (pid, _), (first, last) in zip(ranking, places(ranking)):
+        others = [other for other, _ in ranking[first - 1:last] if other != pid]
+        names = others[0] if len(others) == 1 else ", ".join(others[:-1]) + " and " + others[-1] if others else ""
+        found.append(f"tied for {ordinal(first)} with {names}" if others else None)
+    return found
+
+
+def test_a_tie_is_written_as_a_shared_place_in_every_list(views, data):
+    """g03's BM25 list: api-limits and err-4290 score alike to 6 decimals, so both are 1st."""
+    bm25 = data["runs"]["g03"]["bm25"]
+    assert bm25[0][1] == bm25[1][1] and {bm25[0][0], bm25[1][0]} == {"api-limits", "err-4290"}
+    _, got, _ = shown(views.draw("hybrid", {"q": "g03"}).html)
+    assert [(r["id"], r["rank"], r["tie"]) for r in got["bm25"][:3]] == [
+        (bm25[0][0], "1=", f"tied for 1st with {bm25[1][0]}"), (bm25[1][0], "1=", f"tied for 1st with {bm25[0][0]}"),
+        (bm25[2][0], "3", None)]
 
 
 def test_at_the_pages_settings_every_preset_question_is_drawn_as_the_build_ranked_it(views, data):
@@ -146,6 +175,9 @@ def check_settings(html, data, qid, k, depth):
     drawn = chart(drawing)
     assert drawn["fused"] == [pid for pid, _ in want]
     assert drawn["ranks"] == [str(i) for i in range(1, len(want) + 1)]
+    kept = [(pid, round_score(score)) for pid, score in want]  # ties as the build keeps scores: 6 decimals
+    assert drawn["labels"] == [rank_label(p) for p in places(kept)]
+    assert [r["rank"] for r in got["hybrid"]] == [rank_label(p) for p in places(kept)][:depth]
     assert drawn["dots"]["dense"] == {"in": dense, "out": sorted({pid for pid, _ in want} - set(dense))}
     assert drawn["dots"]["bm25"] == {"in": bm25, "out": sorted({pid for pid, _ in want} - set(bm25))}
     assert drawn["dashed"] == {"dense": drawn["dots"]["dense"]["out"], "bm25": drawn["dots"]["bm25"]["out"]}
@@ -203,8 +235,10 @@ def test_the_chart_shows_the_right_passage_climbing_from_dense_to_fused(views, d
     dense_rank = [pid for pid, _ in run["dense"]].index(q["answer"]) + 1
     drawing = markup(views.draw("hybrid", dict(hybrid.STATE)).html)
     node = drawing.css_first(f'g.slope-node[data-pid="{q["answer"]}"]')
-    assert node.attributes["data-rank"] == str([pid for pid, _ in run["hybrid"]].index(q["answer"]) + 1)
-    assert f"fused {node.attributes['data-rank']}, dense {dense_rank}, " in node.attributes["aria-label"]
+    fused_at = [pid for pid, _ in run["hybrid"]].index(q["answer"])
+    assert node.attributes["data-rank"] == str(fused_at + 1)
+    assert f"fused {rank_label(places(run['hybrid'])[fused_at])}" in node.attributes["aria-label"]
+    assert f", dense {dense_rank}, " in node.attributes["aria-label"]
     assert "is-answer" in drawing.css_first(f'svg.slope-lines path[data-pid="{q["answer"]}"]').attributes["class"]
     assert text(drawing.css_first(".hybrid-legend")).endswith(
         f"that list's top {data['settings']['fusion_depth']} does not hold the passage, so it gives it no vote.")

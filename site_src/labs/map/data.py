@@ -32,6 +32,7 @@ from site_src.labs.map.projection import K, METHODS, NAMES
 
 STATE = {"q": "upload-4021"}
 SCRIPTS = ("engine",)  # the twins of engine/projection.py place a question asked live
+VIEWS = ("map",)       # site_src/views/map.js draws it
 WIDTH, HEIGHT, PAD = 640, 440, 16   # the drawing, in SVG units
 DIGITS = 6                          # decimals kept of a linear projection's numbers
 BUILD_ONLY = ("variance", "chance", "tsne", "same_document")

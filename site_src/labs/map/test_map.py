@@ -270,7 +270,7 @@ def test_a_question_asked_live_is_placed_the_way_the_build_placed_the_presets(ma
     own = data["labs"]["map"]
     q = data["questions"][7]
     vector = build_vectors([q["text"]]).astype(np.float64)[0].tolist()
-    page.evaluate("""([q, runs, vector]) => RAG.questions.add({id: "live", text: q.text + " (asked here)", set: "live",
+    page.evaluate("""([q, runs, vector]) => RAG.corpus.page(RAG.data).questions.add({id: "live", text: q.text + " (asked here)", set: "live",
         answer: null, paraphrase: false, runs, vector})""", [q, data["runs"][q["id"]], vector])
     section.locator('select[data-picker="question"]').select_option("live")
     expect(section.locator(".map-shown")).to_contain_text("placed and ranked live in your browser")

@@ -10,6 +10,12 @@
  * a k of own.ks. */
 (() => {
   const h = RAG.h;
+  const kit = RAG.kit;
+  const acls = new WeakMap();  // a corpus -> id -> its groups, as the engine's filters read them
+  const aclOf = (corpus) => {
+    if (!acls.has(corpus)) acls.set(corpus, Object.fromEntries(corpus.passages.map((p) => [p.id, p.acl])));
+    return acls.get(corpus);
+  };
 
   function lesson(props) {
     const { k, pre, post, reader } = props;
@@ -41,23 +47,21 @@
     return `${reader} may read every passage, so the filter removes nothing from either search.`;
   }
 
-  /** A ranked passage: {rank, id, title, score, max, right, staff, leaked}. */
-  const row = (r) => h("li", { class: ["result", r.right && "is-answer", r.leaked && "is-leaked"] },
-    h("span", { class: "rank" }, String(r.rank)),
-    h("span", { class: "pid" }, h("code", null, r.id), " ", h("span", { class: "title" }, r.title)),
-    h("meter", { class: "score-bar", min: "0", max: String(r.max), value: String(r.score), "aria-hidden": "true" }),
-    h("span", { class: "score" }, RAG.fixed(r.score, 3)),
-    r.right || r.staff || r.leaked ? h("span", { class: "badges" },
+  /** A ranked passage: {place, id, title, score, max, right, staff, leaked}. */
+  const row = (r) => kit.row({
+    id: r.id, place: r.place, title: r.title, bar: { max: r.max, value: r.score }, score: RAG.fixed(r.score, 3),
+    more: r.right || r.staff || r.leaked ? h("span", { class: "badges" },
       r.right ? h("span", { class: "badge badge-ok" }, "right passage") : null,
       r.staff ? h("span", { class: "badge badge-staff" }, "staff only") : null,
-      r.leaked ? h("span", { class: "badge badge-fail" }, "leaked") : null) : null);
+      r.leaked ? h("span", { class: "badge badge-fail" }, "leaked") : null) : null,
+    classes: [r.right && "is-answer", r.leaked && "is-leaked"] });
 
   /** A place of the top k a post-filter emptied: its rank, never the passage. */
-  const droppedRow = (rank) => h("li", { class: "result is-removed perm-dropped" },
-    h("span", { class: "rank" }, String(rank)),
-    h("span", { class: "pid" }, h("span", { class: "title" }, "dropped after the search")),
-    h("span", { class: "score", "aria-hidden": "true" }, "\u2013"),
-    h("p", { class: "detail" }, "A passage this reader may not read took this place; the filter removed it and nothing replaced it."));
+  const droppedRow = (place) => kit.row({
+    place, name: h("span", { class: "title" }, "dropped after the search"),
+    score: h("span", { class: "score", "aria-hidden": "true" }, "\u2013"),
+    more: h("p", { class: "detail" }, "A passage this reader may not read took this place; the filter removed it and nothing replaced it."),
+    classes: ["is-removed", "perm-dropped"] });
 
   const column = (className, title, items) => h("div", { class: ["lab-col", className] },
     h("h4", null, title), h("ol", { class: "results" }, items));
@@ -67,7 +71,7 @@
 
   RAG.lab("permissions", {
     accept(next, input) {
-      const question = input.question(next.q);
+      const question = input.corpus.question(next.q);
       const listed = question && (input.own.questions.includes(next.q) || question.source === "live");
       const k = Number(next.k);
       if (!listed || !Object.hasOwn(input.own.roles, next.reader) || !input.own.ks.includes(k)) return null;
@@ -75,21 +79,23 @@
     },
 
     props(state, input) {
-      const { data, own } = input;
+      const { data, own, corpus } = input;
       const { k } = state;
       const { label, groups } = own.roles[state.reader];
-      const question = input.question(state.q);
-      const passages = new Map(data.passages.map((p) => [p.id, p]));
-      const acl = Object.fromEntries(data.passages.map((p) => [p.id, p.acl]));
+      const question = corpus.question(state.q);
+      const rights = corpus.rightPassages(question);
+      const acl = aclOf(corpus);
       const readable = (pid) => RAG.engine.canRead(acl[pid], groups);
+      // A tie is named only with passages this reader may read: a filtered list never names the others.
+      const named = (place) => (place ? { ...place, tied: place.tied.filter(readable) } : place);
       const { dense, bm25 } = question.runs;
       const ranked = dense.map(([pid]) => pid);
       const scores = new Map(dense);
       const top = dense.length ? dense[0][1] : 0;
       const bm25Top = bm25.length ? bm25[0][1] : 0;
-      const ranking = (rank, pid, score, max, leaked = false) => ({
-        rank, id: pid, title: passages.get(pid).section, score, max, right: pid === question.answer,
-        staff: passages.get(pid).acl.includes("staff"), leaked });
+      const ranking = (place, pid, score, max, leaked = false) => ({
+        place, id: pid, title: corpus.passage(pid).section, score, max, right: rights.includes(pid),
+        staff: corpus.passage(pid).acl.includes("staff"), leaked });
 
       const pre = RAG.engine.preFilter(ranked, acl, groups, k);
       const post = RAG.engine.postFilter(ranked, acl, groups, k);
@@ -98,15 +104,18 @@
       const fused = RAG.engine.rrf([RAG.engine.preFilter(ranked, acl, groups, depth), bm25Ids.slice(0, depth)],
         data.settings.rrf_k).map(([pid]) => pid);
       const leaked = bm25Ids.slice(0, k).filter((pid) => !readable(pid));
+      const bm25Readable = bm25.filter(([pid]) => readable(pid));
+      const places = { pre: kit.placesOf(pre.map((pid) => [pid, scores.get(pid)])), dense: kit.placesOf(dense),
+                       bm25Readable: kit.placesOf(bm25Readable), bm25: kit.placesOf(bm25) };
       return {
         reader: label, k, pre, post,
-        restricted: data.passages.some((p) => !readable(p.id)),
-        preRows: pre.map((pid, i) => ranking(i + 1, pid, scores.get(pid), top)),
-        postRows: ranked.slice(0, k).map((pid, i) => (post.includes(pid) ? ranking(i + 1, pid, scores.get(pid), top)
-          : { rank: i + 1, dropped: true })),
-        bm25Filtered: bm25.filter(([pid]) => readable(pid)).slice(0, k).map(([pid, score], i) => ranking(i + 1, pid, score, bm25Top)),
-        bm25Unfiltered: bm25.slice(0, k).map(([pid, score], i) => ranking(i + 1, pid, score, bm25Top, !readable(pid))),
-        leaks: leaked.map((pid) => ({ id: pid, rank: bm25Ids.indexOf(pid) + 1, fused: fused.indexOf(pid) + 1 })),
+        restricted: corpus.passages.some((p) => !readable(p.id)),
+        preRows: pre.map((pid) => ranking(places.pre.get(pid), pid, scores.get(pid), top)),
+        postRows: ranked.slice(0, k).map((pid) => (post.includes(pid) ? ranking(named(places.dense.get(pid)), pid, scores.get(pid), top)
+          : { place: named(places.dense.get(pid)), dropped: true })),
+        bm25Filtered: bm25Readable.slice(0, k).map(([pid, score]) => ranking(places.bm25Readable.get(pid), pid, score, bm25Top)),
+        bm25Unfiltered: bm25.slice(0, k).map(([pid, score]) => ranking(places.bm25.get(pid), pid, score, bm25Top, !readable(pid))),
+        leaks: leaked.map((pid) => ({ id: pid, rank: kit.rankOf(bm25Ids, pid), fused: kit.rankOf(fused, pid) })),
       };
     },
 
@@ -117,7 +126,7 @@
         h("div", { class: "lab-columns perm-columns" },
           column("perm-pre", `Pre-filter \u00b7 ${props.pre.length} of ${k}`, props.preRows.map(row)),
           column("perm-post", `Post-filter \u00b7 ${props.post.length} of ${k}`,
-            props.postRows.map((r) => (r.dropped ? droppedRow(r.rank) : row(r))))),
+            props.postRows.map((r) => (r.dropped ? droppedRow(r.place) : row(r))))),
         h("p", { class: "lab-lesson perm-lesson" }, lesson(props)),
         h("div", { class: "lab-columns perm-columns perm-keyword" },
           column("perm-kw-on", `BM25, filtered \u00b7 ${props.bm25Filtered.length} of ${k}`, props.bm25Filtered.map(row)),

@@ -8,13 +8,15 @@ browser, the controls change it by mouse and keyboard, a shared link restores it
 phone."""
 
 import json
+import re
 from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import expect
 
-from site_src.labs.permissions import data as permissions
+from engine.ranking import places, rank_label
 from engine.readers import Reader
+from site_src.labs.permissions import data as permissions
 from support.browser import VIEWPORTS
 from support.labs import hash_of, lab, open_page, sticking_out
 from support.views import markup, text
@@ -152,7 +154,11 @@ def shown(html):
         "pre": [{"id": code(li), "score": text(li.css_first(".score"))} for li in rows(".perm-pre")],
         "post": [{"id": code(li), "removed": "is-removed" in li.attributes["class"].split(),
                   "rank": text(li.css_first(".rank")), "score": text(li.css_first(".score"))} for li in rows(".perm-post")],
-        "kw_on": [{"id": code(li), "score": text(li.css_first(".score"))} for li in rows(".perm-kw-on")],
+        "kw_on": [{"id": code(li), "score": text(li.css_first(".score")), "rank": text(li.css_first(".rank"))}
+                  for li in rows(".perm-kw-on")],
+        "kw_off_ranks": [text(li.css_first(".rank")) for li in rows(".perm-kw-off")],
+        "filtered_titles": " ".join(li.attributes.get("title") or "" for css in (".perm-pre", ".perm-post", ".perm-kw-on")
+                                    for li in out.css(f"{css} [title]")),
         "kw_off": [{"id": code(li), "score": text(li.css_first(".score")), "leaked": "is-leaked" in li.attributes["class"].split(),
                     "badge": li.css_first(".badge-fail") is not None} for li in rows(".perm-kw-off")],
         "titles": [text(h4) for h4 in out.css(".lab-col h4")],
@@ -177,7 +183,7 @@ def check_drawing(html, data, reader, q, k):
     assert [row["score"] for row in got["pre"]] == [f"{scores[pid]:.3f}" for pid in lists["pre"]]
     # The post-filter column shows the top k places; the kept ones carry their ids and scores.
     assert len(got["post"]) == k
-    assert [row["rank"] for row in got["post"]] == [str(i) for i in range(1, k + 1)]
+    assert [row["rank"] for row in got["post"]] == [rank_label(p) for p in places(data["runs"][q]["dense"])][:k]
     assert [row["id"] for row in got["post"] if not row["removed"]] == lists["post"]
     assert [row["score"] for row in got["post"] if not row["removed"]] == [f"{scores[pid]:.3f}" for pid in lists["post"]]
     assert [row["id"] for row in got["post"] if row["removed"]] == [None] * (k - len(lists["post"]))
@@ -189,6 +195,11 @@ def check_drawing(html, data, reader, q, k):
                              f"BM25, filtered · {len(readable[:k])} of {k}",
                              f"BM25, not filtered · {len(leaked) or 'none'} leaked"]
     assert [(row["id"], row["score"]) for row in got["kw_on"]] == [(pid, f"{s:.3f}") for pid, s in readable[:k]]
+    # Tied ranks: each list's own places; a filtered list's ties never name a passage the reader may not read.
+    assert [row["rank"] for row in got["kw_on"]] == [rank_label(p) for p in places(readable)][:k]
+    assert got["kw_off_ranks"] == [rank_label(p) for p in places(keyword)][:k]
+    assert not [pid for pid in hidden if re.search(rf"(?<![\w-]){re.escape(pid)}(?![\w-])", got["filtered_titles"])], \
+        got["filtered_titles"]
     assert [(row["id"], row["score"]) for row in got["kw_off"]] == [(pid, f"{s:.3f}") for pid, s in keyword[:k]]
     assert [row["id"] for row in got["kw_off"] if row["leaked"] and row["badge"]] == leaked
     assert [row["id"] for row in got["kw_off"] if row["leaked"] or row["badge"]] == leaked

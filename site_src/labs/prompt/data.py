@@ -15,6 +15,7 @@ from builder.core_data import PROMPT_SIZES, source_of
 
 STATE = {"q": "refund-three-weeks", "n": 5, "demo": False}  # the state the page opens on
 SCRIPTS = ("engine",)  # the browser's twin of engine/prompt.py, which the view builds the prompt with
+VIEWS = ("prompt",)    # site_src/views/prompt.js draws it
 
 # A made-up source for the escaping demo: it never enters the help center or the search.
 # Its title and text try to close the <source> block and open a forged one.

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from builder.core_data import PROMPT_SIZES
 from site_src.labs.prompt import data as prompt
 from engine.prompt import Source, build_prompt
+from engine.ranking import places, rank_label
 from support.labs import hash_of, lab, open_page, sticking_out
 from support.views import markup, text
 
@@ -74,6 +75,7 @@ def drawn(drawing) -> dict:
     return {"text": out.css_first("pre.prompt-text").text(deep=True, separator="", strip=False),
             "ids": [text(code) for code in out.css(".prompt-sources > li .pid code")],
             "scores": [text(score) for score in out.css(".prompt-sources > li .score")],
+            "ranks": [text(rank) for rank in out.css(".prompt-sources > li:not(.is-demo) .rank")],
             "status": text(out.css_first(".lab-status")),
             "marks": [text(mark) for mark in out.css("mark.prompt-escaped")],
             "demo": out.css(".prompt-sources > li.is-demo"),
@@ -92,6 +94,7 @@ def test_the_view_draws_the_engines_prompt_for_every_question_and_size(views, da
         assert got["text"] == expected_prompt(data, q, n), (q, n)
         assert got["ids"] == [pid for pid, _ in top]
         assert got["scores"] == [f"{score:.4f}" for _, score in top]
+        assert got["ranks"] == [rank_label(p) for p in places(data["runs"][q]["hybrid"])][:n]  # ties share a place
         tokens = data["prompt_tokens"][q][str(n)]
         said = (f"{n} passages for “{question(data, q)['text']}”: the whole prompt is {tokens} tokens "
                 f"({data['tokens']['tokenizer']}).")
@@ -176,7 +179,7 @@ def test_a_question_asked_live_is_built_like_a_preset_without_a_token_count(desk
     section = lab(desktop, "prompt")
     follow(desktop, "#lab-prompt?q=refund-three-weeks&n=3&demo=false")
     hybrid = data["runs"]["okta-login"]["hybrid"]
-    desktop.evaluate("""(hybrid) => RAG.questions.add({id: "live-1", text: "Can I sign in with <Okta> & co?",
+    desktop.evaluate("""(hybrid) => RAG.corpus.page(RAG.data).questions.add({id: "live-1", text: "Can I sign in with <Okta> & co?",
         set: "live", runs: {dense: [], bm25: [], hybrid}})""", hybrid)
     follow(desktop, "#lab-prompt?q=live-1&n=3&demo=false")
     by_id = {p["id"]: p for p in data["passages"]}

@@ -11,6 +11,7 @@ import math
 # The state the page opens on: a question with rerank scores, and the threshold (None: the
 # control's default, which depends on where the scores came from).
 STATE = {"q": "refund-three-weeks", "t": None}
+SCRIPTS = ("engine",)  # the engine's ranking twin: tied ranks (RAG.engine.places, through RAG.kit)
 THRESHOLD = 0.5   # the default cut-off for the illustrative 0..1 scores
 
 

@@ -5,99 +5,86 @@
  * which depends on where the scores came from; own.control). */
 (() => {
   const h = RAG.h;
+  const kit = RAG.kit;
   const DASH = "\u2013";
 
-  /** A threshold onto the control's range and steps, as the range input would put it; the
-   *  control's default when there is none (a link without t, or with t that is not a number). */
-  function onControl(value, control) {
-    const asked = value === null || value === undefined || value === "" ? NaN : Number(value);
-    if (!isFinite(asked)) return control.threshold;
-    const steps = Math.round((Math.min(control.max, Math.max(control.min, asked)) - control.min) / control.step);
-    return Number((control.min + steps * control.step).toFixed(6));
-  }
-
-  /** What happens to the right passage: it keeps its rank, moves, is cut, has no score, or was
+  /** What happens to a right passage: it keeps its rank, moves, is cut, has no score, or was
    *  never a candidate. */
-  function fate({ answer, fusedIds, scoredIds, kept }) {
-    const was = fusedIds.indexOf(answer) + 1;
-    const at = kept.includes(answer) ? scoredIds.indexOf(answer) + 1 : 0;
-    if (at && at === was) return `stays at rank ${at}.`;
-    if (at) return `moves from fused rank ${was} to rank ${at}.`;
-    if (scoredIds.includes(answer)) return "is cut.";
-    return was ? "has no score." : "is not among the candidates.";
+  function fate({ fusedIds, scoredIds, kept }, pid) {
+    const was = kit.rankOf(fusedIds, pid);
+    const at = kept.includes(pid) ? kit.rankOf(scoredIds, pid) : null;
+    if (at && at === was) return `stays at rank ${at}`;
+    if (at) return `moves from fused rank ${was} to rank ${at}`;
+    if (scoredIds.includes(pid)) return "is cut";
+    return was ? "has no score" : "is not among the candidates";
   }
 
-  const statusHead = (props) =>
-    `Kept ${props.kept.length} of ${props.candidates.length} candidates at threshold ${RAG.fixed(props.t, 2)}. The right passage, `;
+  const status = (props) => [
+    `Kept ${props.kept.length} of ${props.candidates.length} candidates at threshold ${RAG.fixed(props.t, 2)}. `,
+    props.rights.length > 1 ? "The right passages: " : "The right passage, ",
+    props.rights.map((pid, i) => [i ? "; " : "", h("code", null, pid), `, ${fate(props, pid)}`]), "."];
 
-  function name(props, pid) {
-    return h("span", { class: "pid" }, h("code", null, pid), " ", h("span", { class: "title" }, props.sections[pid]));
-  }
+  const fusedRank = (props, pid) => h("p", { class: "detail" }, `fused rank ${kit.rankOf(props.fusedIds, pid)}`);
 
-  const fusedRank = (props, pid) => h("p", { class: "detail" }, `fused rank ${props.fusedIds.indexOf(pid) + 1}`);
-
-  function candidateRow(props, [pid, value], index) {
-    return h("li", { class: ["result", pid === props.answer && "is-answer"], "data-pid": pid },
-      h("span", { class: "rank" }, String(index + 1)),
-      name(props, pid),
-      h("span", { class: "score" }, RAG.fixed(value, 5)),
-      pid === props.answer ? h("span", { class: "flag" }, "right passage") : null);
+  function candidateRow(props, [pid, value]) {
+    const right = props.rights.includes(pid);
+    return kit.row({ id: pid, place: props.places.fused.get(pid), title: props.sections[pid],
+                     score: RAG.fixed(value, 5),
+                     more: right ? h("span", { class: "flag" }, "right passage") : null,
+                     classes: [right && "is-answer"], attrs: { "data-pid": pid } });
   }
 
   function rerankedRow(props, [pid, value], index) {
     const { control } = props;
     const keep = value >= props.t;
-    return h("li", {
-      class: ["result", pid === props.answer && "is-answer", keep && index === 0 && "is-winner", !keep && "is-removed",
-              !keep && "is-cut"], "data-pid": pid },
-    h("span", { class: "rank" }, String(index + 1)),
-    name(props, pid),
-    h("meter", { class: "score-bar", min: String(control.min), max: String(control.max), value: String(value),
-                 "aria-hidden": "true" }),
-    h("span", { class: "score" }, RAG.fixed(value, control.digits)),
-    h("span", { class: "flag" }, !keep ? "cut" : pid === props.answer ? "right passage" : "kept"),
-    fusedRank(props, pid));
+    const right = props.rights.includes(pid);
+    return kit.row({
+      id: pid, place: props.places.reranked.get(pid), title: props.sections[pid],
+      bar: { min: control.min, max: control.max, value }, score: RAG.fixed(value, control.digits),
+      more: [h("span", { class: "flag" }, !keep ? "cut" : right ? "right passage" : "kept"), fusedRank(props, pid)],
+      classes: [right && "is-answer", keep && index === 0 && "is-winner", !keep && "is-removed", !keep && "is-cut"],
+      attrs: { "data-pid": pid } });
   }
 
   function unscoredRow(props, pid) {
-    return h("li", { class: ["result", "is-unscored", pid === props.answer && "is-answer"], "data-pid": pid },
-      h("span", { class: "rank" }, DASH),
-      name(props, pid),
-      h("span", { class: "score" }, DASH),
-      h("span", { class: "flag" }, "no score written"),
-      fusedRank(props, pid));
+    return kit.row({ id: pid, place: DASH, title: props.sections[pid], score: DASH,
+                     more: [h("span", { class: "flag" }, "no score written"), fusedRank(props, pid)],
+                     classes: ["is-unscored", props.rights.includes(pid) && "is-answer"], attrs: { "data-pid": pid } });
   }
 
   RAG.lab("rerank", {
     accept(next, input) {
-      if (!input.data.rerank.by_question[next.q] || !input.question(next.q)) return null;
-      return { q: next.q, t: onControl(next.t, input.own.control) };
+      if (!input.data.rerank.by_question[next.q] || !input.corpus.question(next.q)) return null;
+      return { q: next.q, t: RAG.kit.onSlider(next.t, input.own.control, input.own.control.threshold) };
     },
 
     props(state, input) {
       const { rerank } = input.data;
-      const candidates = input.question(state.q).runs.hybrid.slice(0, rerank.depth);
+      const { corpus } = input;
+      const question = corpus.question(state.q);
+      const candidates = question.runs.hybrid.slice(0, rerank.depth);
       const fusedIds = candidates.map(([pid]) => pid);
       const scored = rerank.by_question[state.q].filter(([pid]) => fusedIds.includes(pid));
       const scoredIds = scored.map(([pid]) => pid);
       return {
-        t: state.t, control: input.own.control, answer: input.question(state.q).answer,
+        t: state.t, control: input.own.control, rights: corpus.rightPassages(question),
         illustrative: rerank.source === "illustrative", label: rerank.label,
         candidates, fusedIds, scored, scoredIds,
+        places: { fused: kit.placesOf(question.runs.hybrid), reranked: kit.placesOf(scored) },
         unscored: fusedIds.filter((pid) => !scoredIds.includes(pid)),
         kept: scored.filter(([, value]) => value >= state.t).map(([pid]) => pid),
-        sections: Object.fromEntries(input.data.passages.map((p) => [p.id, p.section])),
+        sections: Object.fromEntries(candidates.map(([pid]) => [pid, corpus.passage(pid).section])),
       };
     },
 
     view(props) {
       return [
-        h("p", { class: "lab-status" }, statusHead(props), h("code", null, props.answer), `, ${fate(props)}`),
+        h("p", { class: "lab-status" }, status(props)),
         h("div", { class: "lab-columns rerank-columns" },
           h("div", { class: "lab-col" },
             h("h4", { id: "rerank-in-title" }, "Fused list \u00b7 what the reranker reads"),
             h("ol", { class: "results rerank-in", "aria-labelledby": "rerank-in-title" },
-              props.candidates.map((pair, i) => candidateRow(props, pair, i)))),
+              props.candidates.map((pair) => candidateRow(props, pair)))),
           h("div", { class: "lab-col" },
             h("h4", { id: "rerank-out-title" }, `Reranked \u00b7 ${props.illustrative ? "illustrative scores" : props.label}`),
             h("ol", { class: "results rerank-out", "aria-labelledby": "rerank-out-title" },
@@ -106,8 +93,6 @@
       ];
     },
 
-    summary(props) {
-      return `${statusHead(props)}${props.answer}, ${fate(props)}`;
-    },
+    summary: (props) => kit.spoken(status(props)),
   });
 })();

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
+from engine.ranking import places, rank_label
 from site_src.labs.rerank import data as rerank
 from support.labs import hash_of, lab, open_page, sticking_out
 from support.views import markup, text
@@ -99,15 +100,16 @@ def check(html, data, qid, threshold):
     inputs = drawing.css("ol.rerank-in > li")
     assert [li.attributes["data-pid"] for li in inputs] == candidates
     assert [text(li.css_first(".score")) for li in inputs] == [f"{s:.5f}" for _, s in fused]
-    assert [text(li.css_first(".rank")) for li in inputs] == [str(i) for i in range(1, len(candidates) + 1)]
+    # Ranks show ties (scores equal to 6 decimals share a place): engine.ranking.places
+    assert [text(li.css_first(".rank")) for li in inputs] == [rank_label(p) for p in places(data["runs"][qid]["hybrid"])][:len(candidates)]
     assert [li.attributes["data-pid"] for li in drawing.css("ol.rerank-in > li.is-answer")] == \
         ([answer] if answer in candidates else [])
     out = drawing.css("ol.rerank-out > li")
     assert [li.attributes["data-pid"] for li in out] == [pid for pid, _ in scored] + unscored
     kept = [pid for pid, s in scored if s >= threshold]
-    for index, (row, (pid, score)) in enumerate(zip(out, scored)):
+    for index, (row, (pid, score), place) in enumerate(zip(out, scored, places(scored))):
         classes = row.attributes["class"].split()
-        assert text(row.css_first(".rank")) == str(index + 1)
+        assert text(row.css_first(".rank")) == rank_label(place)
         assert text(row.css_first(".score")) == f"{score:.{control['digits']}f}"
         assert ("is-cut" in classes) == ("is-removed" in classes) == (score < threshold)
         assert ("is-winner" in classes) == (index == 0 and score >= threshold)

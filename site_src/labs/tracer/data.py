@@ -13,6 +13,7 @@ Example: data(build) -> {"depth": 5, "cutoff": 0.5, "stages": [["dense", "Dense"
 from site_src.labs.rerank.data import threshold_control
 
 STATE = {"q": "upload-4021", "stage": "all"}  # the state the page opens on
+SCRIPTS = ("engine",)  # the engine's ranking twin: tied ranks (RAG.engine.places, through RAG.kit)
 DEPTH = 5  # rows each ranked list shows
 # The stages in order, each with the name its radio and its heading's step give it.
 STAGES = [["dense", "Dense"], ["bm25", "BM25"], ["fused", "Fused"], ["rerank", "Rerank"],

@@ -7,9 +7,9 @@
  * stage key (own.stages). */
 (() => {
   const h = RAG.h;
+  const kit = RAG.kit;
   const DASH = "\u2013";
 
-  const rankIn = (ranking, pid) => ranking.findIndex(([id]) => id === pid) + 1 || null;
   const tracerOf = (data, id) => data.tracers.find((t) => t.id === id) || null;
 
   /* "Stage 3 of 7, Fused," or "All 7 stages", then the question. */
@@ -40,10 +40,11 @@
   function badges(props, pid, dated = false) {
     const p = props.passages[pid];
     const staff = p.acl.includes("staff");
-    if (!(dated || pid === props.answer || p.superseded || p.kind === "forum" || staff)) return null;
+    const right = props.rights.includes(pid);
+    if (!(dated || right || p.superseded || p.kind === "forum" || staff)) return null;
     return h("span", { class: "badges" },
       dated ? h("span", { class: "badge" }, p.updated) : null,
-      pid === props.answer ? h("span", { class: "badge badge-ok" }, "right passage") : null,
+      right ? h("span", { class: "badge badge-ok" }, "right passage") : null,
       p.superseded ? h("span", { class: "badge badge-superseded" }, "outdated") : null,
       p.kind === "forum" ? h("span", { class: "badge badge-forum" }, "forum post") : null,
       staff ? h("span", { class: "badge badge-staff" }, "staff only") : null);
@@ -52,27 +53,24 @@
   const title = (props, pid, key = "section") =>
     [h("code", null, pid), " ", h("span", { class: "title" }, props.passages[pid][key])];
 
-  function row(props, rank, [pid, value], top, digits, later = false) {
-    return h("li", { class: ["result", pid === props.answer && "is-answer", later && "is-later"] },
-      h("span", { class: "rank" }, String(rank)),
-      h("span", { class: "pid" }, title(props, pid)),
-      h("meter", { class: "score-bar", min: "0", max: String(top), value: String(value), "aria-hidden": "true" }),
-      h("span", { class: "score" }, RAG.fixed(value, digits)),
-      badges(props, pid));
+  function row(props, place, [pid, value], top, digits, later = false) {
+    const right = props.rights.includes(pid);
+    return kit.row({ id: pid, place, name: title(props, pid), bar: { max: top, value }, score: RAG.fixed(value, digits),
+                     more: badges(props, pid), classes: [right && "is-answer", later && "is-later"] });
   }
 
-  /* The top `depth` of a list; below them, the right passage where it ranked, or a note that the
+  /* The top `depth` of a list; below them, each right passage where it ranked, or a note that the
      list does not hold it. */
   function ranked(props, list, digits, top, missing) {
-    const at = rankIn(list, props.answer);
+    const places = kit.placesOf(list);
+    const below = (pid) => {
+      const at = kit.rankOf(list, pid);
+      if (at) return at > props.depth ? row(props, places.get(pid), list[at - 1], top, digits, true) : null;
+      return kit.row({ place: DASH, name: title(props, pid), score: DASH, more: h("p", { class: "detail" }, missing),
+                       classes: ["is-answer", "is-later", "is-missing"] });
+    };
     return h("ol", { class: "results trace-list" },
-      list.slice(0, props.depth).map((pair, i) => row(props, i + 1, pair, top, digits)),
-      at > props.depth ? row(props, at, list[at - 1], top, digits, true) : null,
-      at ? null : h("li", { class: "result is-answer is-later is-missing" },
-        h("span", { class: "rank" }, DASH),
-        h("span", { class: "pid" }, title(props, props.answer)),
-        h("span", { class: "score" }, DASH),
-        h("p", { class: "detail" }, missing)));
+      list.slice(0, props.depth).map((pair) => row(props, places.get(pair[0]), pair, top, digits)), props.rights.map(below));
   }
 
   const head = (index, label, ...extra) => h("h4", null, h("span", { class: "trace-num" }, String(index)), ` ${label}`, extra);
@@ -123,13 +121,10 @@
           ? [`The cut-off at ${RAG.fixed(cutoff, 2)} would have dropped ${dropped.length} of these ${sent.length}: `,
              codes(dropped), "."]
           : `All ${sent.length} pass the cut-off at ${RAG.fixed(cutoff, 2)}.`),
-      h("ol", { class: "results trace-sent" }, sent.map((pid, i) =>
-        h("li", { class: ["result", pid === props.answer && "is-answer"], id: `tracer-src-${pid}`, tabindex: "-1" },
-          h("span", { class: "rank" }, String(i + 1)),
-          h("span", { class: "pid" }, title(props, pid, "title")),
-          h("span", { class: "score", title: "fused (RRF) score" }, RAG.fixed(fused(pid), 4)),
-          badges(props, pid, true),
-          h("p", { class: "snippet" }, props.passages[pid].text)))));
+      h("ol", { class: "results trace-sent" }, sent.map((pid) => kit.row({
+        place: props.sentPlaces.get(pid), name: title(props, pid, "title"), score: RAG.fixed(fused(pid), 4), scoreTitle: "fused (RRF) score",
+        more: [badges(props, pid, true), h("p", { class: "snippet" }, props.passages[pid].text)],
+        classes: [props.rights.includes(pid) && "is-answer"], attrs: { id: `tracer-src-${pid}`, tabindex: "-1" } }))));
   }
 
   function checkStage(props) {
@@ -151,20 +146,23 @@
   }
 
   function readout(props) {
-    const { runs, answer, sent, tracer } = props;
-    const sentAt = sent.indexOf(answer) + 1;
+    const { runs, rights, sent, tracer } = props;
     const passed = tracer.claims.filter((c) => c.ok).length;
-    return h("p", { class: "lab-lesson trace-readout" }, "Right passage ", h("code", null, answer),
-      `: dense rank ${rankIn(runs.dense, answer) || DASH}, BM25 rank ${rankIn(runs.bm25, answer) || "none (not in the list)"}, ` +
-      `fused rank ${rankIn(runs.hybrid, answer) || "none"}, rerank ${rankIn(props.rerank, answer) || "none"}` +
-      `${props.illustrative ? " (illustrative)" : ""}; ` +
-      (sentAt ? `sent to the model at position ${sentAt} of ${sent.length}` : "not sent to the model") +
+    const stages = (pid) => {
+      const sentAt = kit.rankOf(sent, pid);
+      return `: dense rank ${kit.rankOf(runs.dense, pid) || DASH}, BM25 rank ${kit.rankOf(runs.bm25, pid) || "none (not in the list)"}, ` +
+        `fused rank ${kit.rankOf(runs.hybrid, pid) || "none"}, rerank ${kit.rankOf(props.rerank, pid) || "none"}` +
+        `${props.illustrative ? " (illustrative)" : ""}; ` +
+        (sentAt ? `sent to the model at position ${sentAt} of ${sent.length}` : "not sent to the model");
+    };
+    return h("p", { class: "lab-lesson trace-readout" }, rights.length > 1 ? "Right passages: " : "Right passage ",
+      rights.map((pid, i) => [i ? "; " : "", h("code", null, pid), stages(pid)]),
       `. Citations: ${passed} of ${tracer.claims.length} pass every check.`);
   }
 
   RAG.lab("tracer", {
     accept(next, input) {
-      if (!tracerOf(input.data, next.q) || !input.question(next.q)) return null;
+      if (!tracerOf(input.data, next.q) || !input.corpus.question(next.q)) return null;
       const known = next.stage === "all" || input.own.stages.some(([key]) => key === next.stage);
       return { q: next.q, stage: known ? next.stage : "all" };
     },
@@ -172,12 +170,16 @@
     props(state, input) {
       const { data, own } = input;
       const tracer = tracerOf(data, state.q);
+      const question = input.corpus.question(state.q);
+      const runs = question.runs;
       const rerank = data.rerank.by_question[state.q] || tracer.rerank;
+      const fused = new Map(runs.hybrid);
       // The prompt takes the fused list; the rerank stage says what a cut-off would keep.
       const kept = rerank.filter(([, value]) => value >= own.cutoff).map(([pid]) => pid);
       return {
         q: state.q, stages: own.stages, at: own.stages.findIndex(([key]) => key === state.stage),
-        tracer, answer: tracer.answer, sent: tracer.sent, runs: input.question(state.q).runs, rerank,
+        tracer, rights: input.corpus.rightPassages(question), sent: tracer.sent, runs, rerank,
+        sentPlaces: kit.placesOf(tracer.sent.map((pid) => [pid, fused.get(pid) || 0])),
         depth: own.depth, cutoff: own.cutoff, kept, dropped: tracer.sent.filter((pid) => !kept.includes(pid)),
         illustrative: data.rerank.source === "illustrative", rerankModel: data.rerank.model, rerankDepth: data.rerank.depth,
         model: data.model.name, fusionDepth: data.settings.fusion_depth, rrfK: data.settings.rrf_k,

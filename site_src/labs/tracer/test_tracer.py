@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
+from engine.ranking import places, rank_label
 from site_src.labs.rerank import data as rerank_lab
 from site_src.labs.tracer import data as tracer_lab
 from support.browser import VIEWPORTS
@@ -52,12 +53,15 @@ def test_its_questions_are_the_five_tracer_questions(data):
 
 
 def expected_rows(ranking, answer, depth, digits):
-    rows = [(str(i + 1), pid, f"{score:.{digits}f}") for i, (pid, score) in enumerate(ranking[:depth])]
+    """The list's top `depth`, each rank as the page writes it (ties shared, engine.ranking.places),
+    then the right passage where it ranked below them, or a dash where the list lacks it."""
+    labels = [rank_label(place) for place in places(ranking)]
+    rows = [(labels[i], pid, f"{score:.{digits}f}") for i, (pid, score) in enumerate(ranking[:depth])]
     at = next((i for i, (pid, _) in enumerate(ranking) if pid == answer), None)
     if at is None:
         rows.append(("–", answer, "–"))
     elif at >= depth:
-        rows.append((str(at + 1), answer, f"{ranking[at][1]:.{digits}f}"))
+        rows.append((labels[at], answer, f"{ranking[at][1]:.{digits}f}"))
     return rows
 
 

@@ -1,0 +1,175 @@
+/* The map view: a corpus's passages and questions on a plane, the question shown joined to its
+ * nearest passages by the full cosine, listed beside (ties in the list written "2=", RAG.kit).
+ *
+ * Where the plane comes from:
+ *   - the build's projection (input.places: site_src/labs/map/data.py, the projection that kept
+ *     the most nearest neighbours), drawn as the build drew it. A question asked live is placed
+ *     the way the build placed the presets: projected through the same plane (places.placement
+ *     "projection", PCA) or at the cosine-weighted mean of its nearest passages' places
+ *     ("neighbours"), both with the engine's twins of engine/projection.py;
+ *   - or, for a corpus with vectors and no projection of the build's (a reader's documents), the
+ *     plane of most variance, computed here (RAG.engine.principalAxes, project), fitted into the
+ *     drawing as data.py fits it, with the share of the variance it keeps; every question with a
+ *     vector projected onto it (one without, at the mean of its nearest passages' places).
+ *
+ * Input: {corpus (RAG.corpus), nearest (passages joined and listed), dimensions (of the vectors;
+ * the corpus's own when not given), places (the build's projection, optional), prefix}.
+ * Reads of the corpus: passages (id, title, document), vectors (with no places), questions
+ * (presets and live: text, vector, runs.dense), rightPassages.
+ * State: {q}: a question id (a preset, or one asked live). */
+(() => {
+  const h = RAG.h;
+  const kit = RAG.kit;
+  const SIZE = [640, 440];  // the drawing, in SVG units, and its margin: data.py WIDTH, HEIGHT, PAD
+  const PAD = 16;
+  const HUES = 11;          // view.css colours eleven documents; more share them in turn
+  const at1 = (v) => RAG.fixed(v, 1);
+  const percent = (share) => `${RAG.fixed(share * 100, 1)}%`;
+  const rounded = (v) => RAG.engine.roundTo(v, 1);  // the drawing's tenths, as data.py's round(v, 1)
+
+  /** data.py placed_by_neighbours: the engine's by_neighbours (RAG.engine.byNeighbours, its
+   *  twin), so a preset asked live lands exactly where the build put it. */
+  const byNeighbours = (nearest, xyOf) => RAG.engine.byNeighbours(nearest, xyOf).map(rounded);
+
+  /** A linear projection (PCA, RAG.engine.project), then into the drawing's units. */
+  function projected(vector, { mean, axes, frame }, [width, height]) {
+    const plane = RAG.engine.project(vector, mean, axes);
+    const clamp = (v, high) => Math.min(high, Math.max(0, v));
+    return [rounded(clamp(frame[0] + frame[2] * plane[0], width)), rounded(clamp(frame[1] - frame[2] * plane[1], height))];
+  }
+
+  /** data.py fit: (x0, y0, scale) centring the points in the drawing at one scale, y growing down. */
+  function fit(points) {
+    const low = [0, 1].map((d) => Math.min(...points.map((p) => p[d])));
+    const high = [0, 1].map((d) => Math.max(...points.map((p) => p[d])));
+    const spread = [0, 1].map((d) => Math.max(high[d] - low[d], 1e-12));
+    const scale = Math.min((SIZE[0] - 2 * PAD) / spread[0], (SIZE[1] - 2 * PAD) / spread[1]);
+    const middle = [0, 1].map((d) => (low[d] + high[d]) / 2);
+    return [SIZE[0] / 2 - scale * middle[0], SIZE[1] / 2 + scale * middle[1], scale];
+  }
+
+  /** The plane of most variance of a corpus's vectors, computed once per corpus: the passages'
+   *  places, the projection for its questions, and the share of the variance each axis keeps. */
+  const planes = new WeakMap();
+  function planeOf(corpus) {
+    if (!planes.has(corpus)) {
+      const { mean, axes, share } = RAG.engine.principalAxes(corpus.vectors);
+      const onPlane = corpus.vectors.map((vector) => RAG.engine.project(vector, mean, axes));
+      const asked = corpus.questions.presets().filter((q) => q.vector).map((q) => RAG.engine.project(q.vector, mean, axes));
+      const frame = fit([...onPlane, ...asked]);
+      const xy = onPlane.map(([x, y]) => [rounded(frame[0] + frame[2] * x), rounded(frame[1] - frame[2] * y)]);
+      planes.set(corpus, { projection: { mean, axes, frame }, share, xy });
+    }
+    return planes.get(corpus);
+  }
+
+  /** What the view places, whichever plane: {size, xyOf, placeOf(question), documents, caption parts}. */
+  function plane(input) {
+    const { corpus, places } = input;
+    const documents = places ? places.documents : [...new Set(corpus.passages.map((p) => p.document))];
+    if (places) {
+      const xyOf = Object.fromEntries(corpus.passages.map((p, i) => [p.id, places.passages[i]]));
+      const placeOf = (question, nearest) => {
+        if (question.source !== "live") return places.questions[question.id];
+        return places.placement === "projection" ? projected(question.vector, places.projection, places.size) : byNeighbours(nearest, xyOf);
+      };
+      return { size: places.size, xyOf, placeOf, documents, built: places };
+    }
+    const computed = planeOf(corpus);
+    const xyOf = Object.fromEntries(corpus.passages.map((p, i) => [p.id, computed.xy[i]]));
+    const placeOf = (question, nearest) => (question.vector ? projected(question.vector, computed.projection, SIZE)
+      : byNeighbours(nearest, xyOf));
+    return { size: SIZE, xyOf, placeOf, documents, share: computed.share };
+  }
+
+  function caption(props) {
+    const { k, dimensions } = props;
+    const end = " Far distances on the plane mean little; the ranks beside come from the full vectors.";
+    if (props.share) {
+      const [first, second] = props.share;
+      return [`Drawn by PCA of the ${props.passages.length} passages' vectors: the plane keeps ${percent(first + second)} of ` +
+        `their variance in ${dimensions} dimensions (${percent(first)} on its first axis, ${percent(second)} on its second). ` +
+        "Each question is projected onto the same plane.", end];
+    }
+    const { names, method, kept, order, placement } = props.built;
+    const others = order.filter((m) => m !== method).map((m) => `${names[m]} ${percent(kept[m])}`);
+    const placed = placement === "neighbours"
+      ? `${names[method]} places only the passages it was fitted on, so each question sits at the mean of the places ` +
+        `of its ${k} nearest passages, each weighted by its cosine: near them by construction.`
+      : "Each question is projected onto the same plane as the passages.";
+    return [`Drawn by ${names[method]}: of each passage's ${k} nearest passages by cosine in all ${dimensions} ` +
+      `dimensions, ${percent(kept[method])} are among its ${k} nearest on this plane (${others.join(", ")}). `,
+    placed, end];
+  }
+
+  const drawnBy = (props) => (props.share ? "PCA" : props.built.names[props.built.method]);
+
+  RAG.view("map", {
+    accept(next, input) {
+      const question = input.corpus.question(next.q);
+      return question && question.runs && question.runs.dense ? { q: next.q } : null;
+    },
+
+    props(state, input) {
+      const { corpus } = input;
+      const question = corpus.question(state.q);
+      const on = plane(input);
+      const live = question.source === "live";
+      const nearest = question.runs.dense.slice(0, input.nearest);
+      const places = kit.placesOf(question.runs.dense);
+      const near = new Set(nearest.map(([pid]) => pid));
+      const documentOf = Object.fromEntries(corpus.passages.map((p) => [p.id, on.documents.indexOf(p.document) % HUES]));
+      const rights = corpus.rightPassages(question);
+      const others = [...corpus.questions.presets(), ...corpus.questions.live()].filter((q) => q.id !== question.id && q.runs.dense);
+      return {
+        prefix: input.prefix, size: on.size, at: on.placeOf(question, nearest), live, text: question.text, k: input.nearest,
+        documents: on.documents, built: on.built, share: on.share,
+        dimensions: input.dimensions || (corpus.vectors ? corpus.vectors[0].length : null),
+        passages: corpus.passages.map((p) => ({ id: p.id, title: p.title, doc: documentOf[p.id], xy: on.xyOf[p.id], near: near.has(p.id) })),
+        // The build drew its own presets; a live question asked before is not among the squares.
+        others: others.filter((q) => !on.built || q.source !== "live").map((q) => on.placeOf(q, q.runs.dense.slice(0, input.nearest))),
+        nearest: nearest.map(([pid, value]) => ({ pid, value, doc: documentOf[pid], xy: on.xyOf[pid], answer: rights.includes(pid),
+                                                  place: places.get(pid) })),
+      };
+    },
+
+    view(props) {
+      const [width, height] = props.size;
+      const [x, y] = props.at;
+      const id = (name) => `${props.prefix}-${name}`;
+      return h("div", { class: "map-layout" },
+        h("figure", { class: "map-figure" },
+          h("svg", { class: "map", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": `${id("title")} ${id("desc")}` },
+            h("title", { id: id("title") }, `The passages and the questions on a plane (${drawnBy(props)})`),
+            h("desc", { id: id("desc") }, `${props.passages.length} passages as dots coloured by document, ${props.others.length + 1} ` +
+              `questions as squares; the question shown, \u201c${props.text}\u201d, is joined to its ${props.k} nearest passages by cosine.`),
+            h("g", { class: "map-links" }, props.nearest.map((n) => h("line", {
+              class: "map-link", x1: at1(x), y1: at1(y), x2: at1(n.xy[0]), y2: at1(n.xy[1]) }))),
+            h("g", { class: "map-passages" }, props.passages.map((p) => h("circle", {
+              class: ["map-passage", `doc-${p.doc}`, p.near && "is-near"], cx: at1(p.xy[0]), cy: at1(p.xy[1]), r: "6" },
+            h("title", null, `${p.id} \u00b7 ${p.title}`)))),
+            h("g", { class: "map-questions" },
+              props.others.map(([qx, qy]) => h("rect", { class: "map-question", x: at1(qx - 3.5), y: at1(qy - 3.5), width: "7", height: "7" })),
+              h("rect", { class: "map-question is-shown", x: at1(x - 7), y: at1(y - 7), width: "14", height: "14" },
+                h("title", null, props.text)))),
+          h("figcaption", null, caption(props))),
+        h("div", { class: "map-side" },
+          h("p", { class: "map-shown" }, `\u201c${props.text}\u201d, ${props.live ? "placed and ranked live in your browser" : "computed by the build"}`),
+          h("h4", { id: id("nearest-title") }, `Nearest by cosine, in ${props.dimensions} dimensions`),
+          h("ol", { class: "results map-nearest", "aria-labelledby": id("nearest-title") }, props.nearest.map((n) => kit.row({
+            id: n.pid, place: n.place, score: RAG.fixed(n.value, 3), classes: [n.answer && "is-answer"], attrs: { "data-pid": n.pid },
+            name: [h("span", { class: ["map-swatch", `doc-${n.doc}`], "aria-hidden": "true" }), h("code", null, n.pid)] }))),
+          h("ul", { class: "map-legend", "aria-label": "Documents" }, props.documents.map((name, i) => h("li", null,
+            h("span", { class: ["map-swatch", `doc-${i % HUES}`], "aria-hidden": "true" }), name)))));
+    },
+
+    summary(props) {
+      return `\u201c${props.text}\u201d on the map; its nearest passage by cosine is ${props.nearest[0].pid}.`;
+    },
+
+    setup(ctx) {
+      // A question asked again replaces the one asked before under the same id: redraw if shown.
+      ctx.on(document, "rag:questions", (event) => { if (ctx.state.q === event.detail.id) ctx.set({}, { link: false }); });
+    },
+  });
+})();
