@@ -236,7 +236,12 @@
       return {
         prefix: input.prefix, n: passages.length, found: found.length, shown, settings, rights,
         terms: RAG.engine.uniqueTerms(text).map((term) => ({ term, df: index.docFreq(term), idf: index.idf(term) })),
-        ranks: Object.fromEntries(rights.map((pid) => [pid, { bm25: kit.rankOf(foundIds, pid), dense: kit.rankOf(dense, pid) }])),
+        // A right passage's place in each list as the lists write it: "2", or "2=" in a tie.
+        ranks: Object.fromEntries(rights.map((pid) => {
+          const here = places.get(pid);
+          const there = dense ? kit.placeOf(dense, pid) : null;
+          return [pid, { bm25: here ? here.label : null, dense: there ? there.label : null }];
+        })),
         curves: curveProps(index, text, found, shown, input, { ...settings, k1: state.k1 }),
       };
     },

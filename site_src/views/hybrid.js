@@ -32,10 +32,14 @@
    *  the build's digits at the page's settings; the row's <data value> holds the engine's exact float. */
   const stored = (score) => RAG.engine.roundScore(score);
 
-  /** Where the fused list's passage came from: "from dense 2 + BM25 1". */
+  /** Where the fused list's passage came from: "from dense 2 + BM25 1", the positions RRF
+   *  read. A position inside a tie is the corpus's order, not the retriever's, and says so:
+   *  "BM25 2 (tied for 1st)". */
   function sourcesOf(props, pid) {
-    const parts = [["dense", props.top.dense], ["BM25", props.top.bm25]].filter(([, top]) => top.includes(pid))
-      .map(([name, top]) => `${name} ${kit.rankOf(top, pid)}`);
+    const parts = [["dense", props.lists.dense], ["BM25", props.lists.bm25]]
+      .map(([name, list]) => [name, list.find((item) => item.pid === pid)]).filter(([, item]) => item)
+      .map(([name, item]) => `${name} ${kit.rankOf(props.top[name === "dense" ? "dense" : "bm25"], pid)}` +
+        (item.place && item.place.last > item.place.first ? ` (tied for ${item.place.first})` : ""));
     return `from ${parts.join(" + ")}`;
   }
 
@@ -54,7 +58,7 @@
       id: pid, place, title,
       score: fused ? h("data", { class: "score", value: String(score) }, RAG.fixed(stored(score), digits)) : RAG.fixed(score, digits),
       more: [right ? h("span", { class: "flag" }, "right passage") : null,
-        h("p", { class: "detail" }, fused ? sourcesOf(props, pid) : `fused rank ${kit.rankOf(props.fusedIds, pid)}`)],
+        h("p", { class: "detail" }, fused ? sourcesOf(props, pid) : `fused rank ${props.fusedPlaces.get(pid) ? props.fusedPlaces.get(pid).label : "none"}`)],
       classes: [right && "is-answer", index === 0 && "is-winner", pid === props.linked && "is-linked"],
       attrs: { "data-pid": pid, tabindex: tabStop(props, list, pid, index === 0) },
     });
@@ -217,8 +221,11 @@
         prefix: input.prefix, rights, live: question.source === "live", k, depth,
         page: { k: corpus.settings.rrf_k, depth: corpus.settings.fusion_depth },
         lists, top, full, fused, fusedIds, fusedPlaces, linked: local.linked, stops: local.stops,
-        ranks: Object.fromEntries(rights.map((pid) => [pid, { dense: kit.rankOf(full.dense, pid), bm25: kit.rankOf(full.bm25, pid),
-                                                              hybrid: kit.rankOf(fusedIds, pid) }])),
+        // A right passage's place in each list as the lists write it: "2", or "2=" in a tie.
+        ranks: Object.fromEntries(rights.map((pid) => {
+          const label = (ranking) => { const place = kit.placeOf(ranking, pid); return place ? place.label : null; };
+          return [pid, { dense: label(runs.dense), bm25: label(runs.bm25), hybrid: label(fused) }];
+        })),
         firsts: { dense: first(runs.dense), bm25: first(runs.bm25), hybrid: first(fused) },
         passageIds: corpus.ids,
         chart: { outY, height: outY + 14, stop },

@@ -202,7 +202,7 @@ def check_drawing(drawing, engine, data, text, q=None, tolerance=1e-9):
         assert got["status"] == status + said
         assert all(r["detail"] is None and not r["answer"] and not r["flag"] for r in got["rows"])
         return worst
-    answer = q["answer"]
+    answers = q["answers"]
     run = data["runs"][q["id"]]
     if (engine.k1, engine.b) == (BM25_K1, BM25_B):
         # At the build's settings the view's ranking is the build's, score for score (as the data stores them).
@@ -211,10 +211,17 @@ def check_drawing(drawing, engine, data, text, q=None, tolerance=1e-9):
     cosine = dict(map(tuple, run["dense"]))
     for row in got["rows"]:
         assert row["detail"] == f"dense search: rank {dense.index(row['id']) + 1}, cosine {cosine[row['id']]:.3f}"
-        assert row["answer"] == row["flag"] == (row["id"] == answer)
-    bm25_rank = next((i for i, (pid, _, _) in enumerate(found, 1) if pid == answer), None)
-    assert got["status"] == (f"{status} The right passage, {answer}, is at BM25 rank {bm25_rank or 'none'} "
-                             f"and dense rank {dense.index(answer) + 1}.{said}")
+        assert row["answer"] == row["flag"] == (row["id"] in answers)
+    # Each right passage's place in each list, "2=" where it shares its score (engine/ranking.py).
+    found_pairs = [(pid, round(score, 6)) for pid, score, _ in found]
+    def label(ranking, pid):
+        ids = [p for p, _ in ranking]
+        return rank_label(places(ranking)[ids.index(pid)]) if pid in ids else "none"
+    at = [f"at BM25 rank {label(found_pairs, pid)} and dense rank {label([tuple(x) for x in run['dense']], pid)}"
+          for pid in answers]
+    told = (f" The right passage, {answers[0]}, is {at[0]}." if len(answers) == 1
+            else " The right passages: " + "; ".join(f"{pid} {a}" for pid, a in zip(answers, at)) + ".")
+    assert got["status"] == f"{status}{told}{said}"
     assert drawing.summary == got["status"]
     return worst
 

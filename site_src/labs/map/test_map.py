@@ -220,7 +220,7 @@ def test_the_view_draws_every_preset_where_the_build_put_it_with_its_nearest_pas
         got = drawn(drawing.html)
         nearest = data["runs"][q["id"]]["dense"][: own["nearest"]]
         assert got["at"] == pytest.approx(own["questions"][q["id"]], abs=0.051), q["id"]
-        assert got["nearest"] == [(pid, f"{score:.3f}", pid == q["answer"]) for pid, score in nearest]
+        assert got["nearest"] == [(pid, f"{score:.3f}", pid in q["answers"]) for pid, score in nearest]
         assert got["links"] == [tuple(xy[pid]) for pid, _ in nearest]
         assert sorted(got["near"]) == sorted(pid for pid, _ in nearest)
         assert got["dots"] == len(data["passages"]) and got["squares"] == len(questions)
