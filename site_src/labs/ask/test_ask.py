@@ -531,9 +531,16 @@ def test_cancelling_keeps_nothing_half_loaded_and_loading_again_works(make_page,
     section.locator('button[name="ask-load"]').click()
     page.wait_for_function("() => RAG.embedder.state === 'downloading'")
     expect(section.locator('button[name="ask-cancel"]')).to_be_visible()
+    # Cancel only once the worker has asked for the model (it asks for the other files first, and
+    # on a busy machine the reader's click could otherwise come before the request is held).
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the worker never asked for the model"
     section.locator('button[name="ask-cancel"]').click()
     expect(section.locator(".live-note")).to_contain_text("Cancelled")
-    assert held and page.evaluate("RAG.embedder.state") == "idle"
+    assert page.evaluate("RAG.embedder.state") == "idle"
     expect(section.locator('button[name="ask-load"]')).to_be_visible()
     page.unroute("**/live/model.onnx*")
     load_model(page)
