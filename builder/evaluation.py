@@ -8,7 +8,7 @@ spanning first..last) and each golden question's run as its reader gets it (data
 A question counts as found at k only when its place ends within k (a tie that straddles k is no
 sure hit; data.recall's with_ties says how many it could be). Also every tie among the golden
 questions' top 5, and how far the first passage leads the second where a retriever puts a right
-passage first. The prose of sections 6 and 11 and the recall lab read it as data.evaluation. The
+passage first. The prose of sections 'hybrid' and 'measuring' and the recall lab read it as data.evaluation. The
 interval and the sign test themselves are engine/significance.py's.
 
 Example: paired({"q1": {"a": [1, 1], "b": [4, 4]}, "q2": {"a": [2, 2], "b": [1, 1]}}, "a", "b", 3)
@@ -111,7 +111,7 @@ def fusion_sweep(runs: dict, answers: dict, ks=SWEEP_KS, depths=SWEEP_DEPTHS, cu
 
 
 def sweep_summary(recall: dict, ks, depths, cutoffs, default_k: int = RRF_K) -> dict:
-    """The sweep with what section 6 says of it: at each depth, the k that give the same recall
+    """The sweep with what section 'hybrid' says of it: at each depth, the k that give the same recall
     as the default k at every cut-off ("agree"), and by how many questions recall varies over
     the whole sweep at each cut-off ("spread")."""
     cells = [by_cut for by_k in recall.values() for by_cut in by_k.values()]

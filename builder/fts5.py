@@ -1,5 +1,5 @@
 """A real engine beside ours: the golden questions through SQLite's FTS5 and its own bm25(),
-over the same passages, with Python's own sqlite3, at build time (data.fts5). Section 5 shows
+over the same passages, with Python's own sqlite3, at build time (data.fts5). Section 'dense-sparse' shows
 FTS5's rank of each right passage next to this page's and explains every difference.
 
 What FTS5 does (https://sqlite.org/fts5.html, section 5.1.1; ext/fts5/fts5_aux.c):

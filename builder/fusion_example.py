@@ -1,4 +1,4 @@
-"""The reciprocal rank fusion worked example of section 6: one question's real top-4 dense and
+"""The reciprocal rank fusion worked example of section 'hybrid': one question's real top-4 dense and
 BM25 lists, fused step by step (data.rrf_example). The question is page.yaml's rrf_example.
 
 Example: rrf_example(runs, k=60, qid="q1")["fused"][0]["parts"] -> [{"list": "dense", "rank": …}, {"list": "bm25", "rank": …}]
@@ -10,7 +10,7 @@ DEPTH = 4  # the example fuses each retriever's top 4
 
 
 def rrf_example(runs: dict, k: int, qid: str, depth: int = DEPTH) -> dict:
-    """The worked example of section 6: fuse the real top-`depth` lists of one question."""
+    """The worked example of section 'hybrid': fuse the real top-`depth` lists of one question."""
     dense = [pid for pid, _ in runs[qid]["dense"][:depth]]
     bm25 = [pid for pid, _ in runs[qid]["bm25"][:depth]]
     fused = []

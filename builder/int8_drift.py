@@ -1,7 +1,7 @@
 """How far 8-bit integer weights move the embedding model: the build's all-MiniLM-L6-v2, exported
 to ONNX (builder/live_model.py), quantized with onnxruntime's dynamic quantization, then run on
 every preset question and every passage and compared with the vectors sentence-transformers
-computed. Section 9 states the figures instead of a number typed from memory; the page's live
+computed. Section 'every-stage' states the figures instead of a number typed from memory; the page's live
 model is never int8 (live_model.py's precisions), and this is the measurement behind that.
 
 Two ways to quantize are measured: onnxruntime's defaults (signed 8-bit weights, one scale per

@@ -140,7 +140,7 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool | No
                          f"{browser_model.agreement.max_cosine_diff:.1e} of the build's, rankings identical "
                          f"{browser_model.agreement.dense_rankings_identical}/{browser_model.agreement.questions}")
 
-    with log.stage("int8 check") as stage:  # what 8-bit weights would do to the same model (section 9)
+    with log.stage("int8 check") as stage:  # what 8-bit weights would do to the same model (section 'every-stage')
         int8 = None if browser_model is None else int8_drift.measure(
             cache_dir, model_fingerprint(), folder, [q.text for q in questions],
             np.asarray([vector_of[q.text] for q in questions]), passage_texts, passage_vectors)

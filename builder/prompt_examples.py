@@ -1,5 +1,5 @@
-"""Section 7's examples of what a prompt is made of: one passage as the tagged source block the
-prompt carries, and what its id costs in tokens next to its URL; and, for section 12's note on
+"""Section 'prompt''s examples of what a prompt is made of: one passage as the tagged source block the
+prompt carries, and what its id costs in tokens next to its URL; and, for section 'staff''s note on
 prompt caching, what the part of every prompt that never changes costs (data.prompt_examples).
 
 The passage is page.yaml's prompt_example.

@@ -11,15 +11,22 @@ these calls over the build's data, never a number typed by hand.
     {{ recall_text('hybrid', 1) }}              the same as the page writes it: "26", or "26–27" when ties at k leave it open
     {{ tracer('q-limits').sent }}         a traced question's record: the passages its prompt carries…
     {{ data.labs.winners.counts.all.dense }}    anything else the build computed, by its key in the data
+    {{ sec('measuring') }}                      "section 11", a link to it: sections are named by slug, so
+                                                a section added or moved renumbers every reference
 
 Example: Facts(data).rank('q-upload', 'bm25') -> 1
 """
+
+from functools import partial
+
+from markupsafe import Markup
 
 from engine.evaluate import rank_of
 from engine.ranking import places, rank_label
 from engine.settings import SIGNIFICANCE
 
 from builder.search import hits_text
+from builder.sources import section_index
 
 
 # What the prose's words mean when a claim checks them: the one place such numbers are set.
@@ -53,6 +60,25 @@ def boxed(value):
     if isinstance(value, list):
         return [boxed(item) for item in value]
     return value
+
+
+def section_ref(numbers: dict[str, int], *slugs: str, cap: bool = False, to: bool = False) -> Markup:
+    """A reference to sections by slug, as the prose writes it, linked: "section 11"; two or more,
+    "sections 8 and 10" (or "sections 4 to 11" with to=True); "Section" with cap=True.
+
+    Example: section_ref({"citations": 8, "failures": 10}, "citations", "failures")
+             -> 'sections <a href="#citations">8</a> and <a href="#failures">10</a>'
+    """
+    unknown = [slug for slug in slugs if slug not in numbers]
+    if not slugs or unknown:
+        raise ValueError(f"sec({', '.join(map(repr, slugs))}): no section {', '.join(map(repr, unknown)) or '(none named)'} "
+                       f"(the sections are {', '.join(numbers)})")
+    links = [Markup('<a href="#{}">{}</a>').format(slug, numbers[slug]) for slug in slugs]
+    word = ("Section" if cap else "section") + ("s" if len(slugs) > 1 else "")
+    if len(links) == 1:
+        return Markup("{} {}").format(word, links[0])
+    joined = Markup(" to ").join(links) if to else Markup(", ").join(links[:-1]) + Markup(" and ") + links[-1]
+    return Markup("{} {}").format(word, joined)
 
 
 class Facts:
@@ -153,4 +179,5 @@ class Facts:
             "tracer": self.tracer, "settings": self.data["settings"],
             "n_golden": len(golden), "n_paraphrases": sum(q["paraphrase"] for q in golden),
             "n_passages": len(self.passages), "tokens": self.data["tokens"], "words": Box(WORDS),
+            "sec": partial(section_ref, {entry["slug"]: entry["number"] for entry in section_index()}),
         }

@@ -1,6 +1,6 @@
 """How long the page takes to read, computed from the words it holds: each section's time for
 everything and for the essential path (everything but its deep dives), each deep dive's own time,
-and the page's totals, which the reading-path control and section 1 state.
+and the page's totals, which the reading-path control and section 'short-version' state.
 
 The model: prose at PROSE_WPM words a minute; code and program output at CODE_WPM; a lab, its
 own sentences (introduction, status, lesson, caption: LAB_PROSE) at PROSE_WPM and LAB_MINUTES

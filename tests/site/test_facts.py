@@ -5,7 +5,7 @@ sure hits and writes a range where ties leave it open."""
 
 import pytest
 
-from builder.page.facts import Facts, TiedRank
+from builder.page.facts import Facts, TiedRank, section_ref
 
 DATA = {
     "questions": [{"id": "q1", "text": "What does QB-4290 mean?", "set": "golden", "answer": "b", "answers": ["b", "c"]}],
@@ -38,3 +38,26 @@ def test_recall_reads_sure_hits_and_writes_a_range_where_ties_leave_it_open():
     facts = Facts(DATA)
     assert facts.recall("hybrid", 1) == 26 and facts.recall_text("hybrid", 1) == "26\u201327"
     assert facts.recall_text("hybrid", 3) == "29"
+
+
+def test_a_section_is_named_by_slug_and_linked_by_its_current_number():
+    numbers = {"chunking": 4, "citations": 8, "failures": 11}
+    assert section_ref(numbers, "citations") == 'section <a href="#citations">8</a>'
+    assert section_ref(numbers, "chunking", "citations", "failures", cap=True) == (
+        'Sections <a href="#chunking">4</a>, <a href="#citations">8</a> and <a href="#failures">11</a>')
+    assert section_ref(numbers, "chunking", "citations", to=True) == (
+        'sections <a href="#chunking">4</a> to <a href="#citations">8</a>')
+    with pytest.raises(ValueError, match=r"no section 'measurin'.*the sections are chunking, citations, failures"):
+        section_ref(numbers, "measurin")
+
+
+def test_no_prose_types_a_section_number():
+    """A typed "section 9" goes stale the day a section is added; the prose writes {{ sec('every-stage') }}."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] / "site_src"
+    typed = re.compile(r"\b[Ss]ections? \d+\b(?!\.\d)")
+    found = [f"{path.relative_to(root)}:{n}: {line.strip()[:80]}"
+             for path in [*sorted((root / "sections").glob("*.md")), *sorted((root / "labs").glob("*/lab.*"))]
+             for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if typed.search(line)]
+    assert not found, "write {{ sec('slug') }} instead of a typed section number:\n" + "\n".join(found)

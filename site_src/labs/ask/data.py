@@ -14,10 +14,12 @@ from engine.settings import PROMPT_PASSAGES
 from engine.tokens import count_o200k
 
 from builder.core_data import source_of
+from builder.sources import section_index
 
 STATE = {"text": "Getting QB-4021 when uploading"}  # the traced question the lab opens on
 SCRIPTS = ("engine", "embedder", "live-search")
 READER = "customer"  # whose permissions filter the passages the prompt carries
+CHECK_SECTION = "citations"  # the section whose checker the last stage points to, by slug
 
 
 def sent_passages(fused: list[str], acl: dict[str, list[str]], groups: list[str]) -> list[str]:
@@ -41,4 +43,6 @@ def data(build) -> dict:
     if not any(q["text"] == STATE["text"] for q in core["questions"]):
         raise ValueError(f"site_src/labs/ask/data.py: STATE's text {STATE['text']!r} is no preset question's "
                          "(fix: copy a golden or tracer question's text exactly)")
-    return {"reader": {"role": reader.role, "label": reader.label, "groups": list(reader.groups)}, "presets": presets}
+    check_section = next(s["number"] for s in section_index() if s["slug"] == CHECK_SECTION)
+    return {"reader": {"role": reader.role, "label": reader.label, "groups": list(reader.groups)}, "presets": presets,
+            "check_section": {"slug": CHECK_SECTION, "number": check_section}}

@@ -88,7 +88,7 @@
         kind, text, runs, size, waiting: waitingFor(local.model, Boolean(data.live)),
         sent, prompt: promptOf(text, sent, corpus, data.prompt.rules),
         fusedList: Boolean(runs && (runs.hybrid || preset)), readerLabel: own.reader.label.toLowerCase(),
-        promptPassages: data.settings.prompt_passages,
+        promptPassages: data.settings.prompt_passages, checkSection: own.check_section,
         sectionOf: (pid) => corpus.passage(pid).section, updatedOf: (pid) => corpus.passage(pid).updated,
       };
     },
@@ -114,8 +114,9 @@
           stage("prompt", 5, "The prompt", true, source(props.size), h("pre", { class: "ask-prompt", tabindex: "0" }, props.prompt)),
           stage("answer", 6, "The answer", true, source("No language model runs on this page. A model would read the prompt " +
             "above and answer from it, citing the passages by id.")),
-          stage("check", 7, "The citation check", true, source("With no answer there is nothing to check here. Section 8 runs " +
-            "the check, real code, on the illustrative answers of the traced questions."))),
+          stage("check", 7, "The citation check", true, source(["With no answer there is nothing to check here. ",
+            h("a", { href: `#${props.checkSection.slug}` }, `Section ${props.checkSection.number}`),
+            " runs the check, real code, on the illustrative answers of the traced questions."]))),
       ];
     },
 

@@ -254,7 +254,7 @@ def test_the_view_draws_the_builds_lists_for_every_reader_question_and_k(views, 
 
 
 def test_the_opening_state_the_prose_gives_is_the_one_drawn(views, data):
-    # Section 10 places the lab with {{ lab("permissions", reader="customer", q="g11", k=3) }}.
+    # Section 'failures' places the lab with {{ lab("permissions", reader="customer", q="g11", k=3) }}.
     drawing = views.draw("permissions", {"reader": "customer", "q": "g11", "k": 3})
     got = check_drawing(drawing.html, data, "customer", "g11", 3)
     assert got["lesson"].startswith("The search spent 1 of its 3 places")

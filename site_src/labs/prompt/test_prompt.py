@@ -140,7 +140,7 @@ def prompt_text(section) -> str:
 
 
 def follow(page, link):
-    """Follow a link to a lab state on the same page (as section 9's links do), once it has applied."""
+    """Follow a link to a lab state on the same page (as section 'every-stage''s links do), once it has applied."""
     page.evaluate("""(hash) => new Promise((done) => {
         if (location.hash === hash) return done();
         addEventListener('hashchange', () => setTimeout(done), {once: true});
@@ -197,7 +197,7 @@ def test_a_shared_link_restores_the_state_and_a_later_link_switches_it(make_page
     expect(section.locator('input[name="prompt-n"][value="8"]')).to_be_checked()
     expect(section.locator('input[name="prompt-demo"]')).to_be_checked()
     assert prompt_text(section) == expected_prompt(data, golden["id"], 8, demo=True)
-    # A later link on the same page (section 9 links here) switches the lab without a reload.
+    # A later link on the same page (section 'every-stage' links here) switches the lab without a reload.
     section.locator('input[name="prompt-demo"] + span').click()
     assert hash_of(page) == f"#lab-prompt?q={golden['id']}&n=8&demo=false"  # the click's link, written before the next
     follow(page, "#lab-prompt?q=okta-login&n=3")

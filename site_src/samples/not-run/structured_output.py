@@ -2,8 +2,8 @@
 
 Not run by the build: it needs an API key and a network connection. It uses OpenAI's Chat
 Completions API with a JSON schema (structured outputs); other providers offer the same
-idea under other names. The prompt and the citation check are the samples of sections 7
-and 8, which sit one folder up.
+idea under other names. The prompt and the citation check are the samples of "Building the
+prompt" and "Checking citations in code", which sit one folder up.
 """
 
 import json
@@ -85,11 +85,11 @@ def read_reply(response):
 
 if __name__ == "__main__":
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    from citations_check import check                                    # section 8
-    from prompt_builder import QUESTION, RULES, SOURCES, build_prompt    # section 7
+    from citations_check import check                                    # Checking citations in code
+    from prompt_builder import QUESTION, RULES, SOURCES, build_prompt    # Building the prompt
 
     reply = read_reply(ask(request_body(build_prompt(QUESTION, SOURCES, RULES))))
-    # 4. Only now check the citations, as section 8 does, against the sources that were sent.
+    # 4. Only now check the citations, against the sources that were sent.
     sent = {source["id"]: source["text"] for source in SOURCES}
     print(reply["answer"])
     for claim in reply["claims"]:
