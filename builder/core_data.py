@@ -17,7 +17,6 @@ from engine.tokens import count_o200k
 from builder.search import Question
 
 SCHEMA = 2
-PROMPT_SIZES = range(3, 11)  # the prompt lab's range of passages per prompt
 
 
 def questions_of(corpus) -> list[Question]:
@@ -72,7 +71,7 @@ def prompt_tokens(corpus, questions, runs: dict) -> dict:
     from the hybrid list's top passages."""
     by_id = corpus.by_id
     return {q.id: {str(n): count_o200k(build_prompt(q.text, [source_of(by_id[pid]) for pid, _ in runs[q.id]["hybrid"][:n]]))
-                   for n in PROMPT_SIZES}
+                   for n in settings.PROMPT_SIZES}
             for q in questions}
 
 

@@ -4,7 +4,8 @@
                       state the page opens on. Optional: SCRIPTS (shared scripts its view needs),
                       VIEWS (the views of site_src/views/ it shows), BUILD_ONLY (keys of its data
                       the browser never reads), load_content(root, out) (its hand-written part of
-                      corpus/), texts_to_embed(content) (texts the build must embed for it)
+                      corpus/), texts_to_embed(content) (texts the build must embed for it),
+                      summary(data) (a few words for the build's log: what its data step made)
     lab.html          its frame: title, introduction, controls (extends templates/_lab.html)
     lab.js            its view, or the view it shows and the input it gives it, drawn by the build
                       and by the browser (site_src/runtime/views.js)
@@ -74,6 +75,11 @@ class Lab:
             return []  # a folder of documents without this lab's own files (builder/site.py)
         return list(texts(content)) if texts else []
 
+    def summary(self, data: dict) -> str:
+        """What the build's log says of this lab's data ("" for a lab with nothing to say)."""
+        summary = getattr(self.module, "summary", None)
+        return summary(data) if summary else ""
+
     def browser_data(self, data: dict) -> dict:
         """What the lab's script reads: its data without the keys only the build uses."""
         return {key: value for key, value in data.items() if key not in self.build_only}
@@ -127,6 +133,15 @@ def discover(labs_dir: Path = LABS_DIR, sections: Path = SECTIONS_DIR) -> tuple[
 
 LABS = discover()
 BY_NAME = {lab.name: lab for lab in LABS}
+
+
+def log_line(found: dict) -> str:
+    """The labs stage's line in the build's log: how many labs have data, and what each says of it.
+
+    Example: log_line(every lab's data) -> '15 of 15 labs; chunking: 96 chunks'
+    """
+    notes = [f"{lab.name}: {note}" for lab in LABS if lab.name in found and (note := lab.summary(found[lab.name]))]
+    return "; ".join([f"{len(found)} of {len(LABS)} labs"] + notes)
 
 
 def lab_data(build, left_out=None) -> dict:

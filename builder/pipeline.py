@@ -207,8 +207,7 @@ def _compute(corpus_dir: Path, cache_dir: Path, log: StageLog, strict: bool | No
 
     with log.stage("labs") as stage:
         data["labs"] = labs.lab_data(Build(site, data, vector_of, cache_dir, strict), left_out)
-        chunks = sum(len(s["chunks"]) for s in data["labs"].get("chunking", {"settings": []})["settings"])
-        stage.summary = f"{len(labs.LABS)} labs; chunking: {chunks} chunks"
+        stage.summary = labs.log_line(data["labs"])
     # `embedded` stays out of the data: it differs between a cold and a warm build.
     return site, data, embedded, shipped, left_out
 

@@ -1,6 +1,6 @@
 """What stemming would have bought: for each question, the query words BM25 cannot match in
 the right passage only because the passage has another form of the word ("refund" against
-"refundable"). Section 'dense-sparse''s prose names them (data.near_misses).
+"refundable"). The dense-sparse section's prose names them (data.near_misses).
 
 Example: near_misses([{"id": "p", "text": "Plans are refundable"}],
                      [{"id": "q", "set": "golden", "answer": "p", "text": "refund"}]) -> {"q": [["refund", ["refundable"]]]}

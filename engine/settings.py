@@ -15,6 +15,7 @@ RERANK_DEPTH = 20        # how many fused candidates a reranker reads
 RECALL_KS = (1, 3, 5)    # the cut-offs recall is measured at
 SIGNIFICANCE = 0.05      # the usual level: a split seen more than one time in twenty by chance is not evidence
 PROMPT_PASSAGES = 5      # how many passages of the fused list a traced prompt carries
+PROMPT_SIZES = range(3, 11)  # the passages per prompt whose size the build counts (the prompt lab's slider)
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"  # the embedding model, by its hub name
 MODEL_LABEL = "all-MiniLM-L6-v2"                       # how the page names it

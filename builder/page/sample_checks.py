@@ -20,7 +20,7 @@ from engine.prompt import RULES, Source, build_prompt, source_block
 
 from builder.page.errors import SampleError
 from builder.page.samples import SAMPLES
-from site_src.labs.prompt.data import HOSTILE
+from builder.prompt_examples import HOSTILE
 
 def _load_sample(name: str):
     path = SAMPLES / f"{name}.py"
@@ -66,7 +66,7 @@ def prompt_sample(corpus) -> dict:
     if sample.build_prompt(sample.QUESTION, sample.SOURCES, sample.RULES) != build_prompt(sample.QUESTION, sources):
         raise SampleError(f"{path}: build_prompt() no longer builds what engine/prompt.py builds")
     if Source(**sample.HOSTILE) != HOSTILE:
-        raise SampleError(f"{path}: HOSTILE differs from the escaping demo's source in site_src/labs/prompt/data.py "
+        raise SampleError(f"{path}: HOSTILE differs from the escaping demo's source in builder/prompt_examples.py "
                           f"(fix: make them equal, in the .js twin too)")
     if sample.source_block(sample.HOSTILE) != source_block(HOSTILE):
         raise SampleError(f"{path}: source_block() no longer escapes what engine/prompt.py escapes")

@@ -283,3 +283,8 @@ def data(build) -> dict:
            "grid": GRID, "start": {key: STATE[key] for key in GRID}, "scores": table, "settings": settings}
     return lab | {"outcomes": chunk_outcomes(lab),
                   "sweep": fixed_sweep(page.markdown, page.facts, [q["id"] for q in questions], table)}
+
+
+def summary(own: dict) -> str:
+    """The build log's words for this lab's data. Example: summary({"settings": [{"chunks": [1, 2]}]}) -> '2 chunks'"""
+    return f"{sum(len(setting['chunks']) for setting in own['settings'])} chunks"

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
-from builder.core_data import PROMPT_SIZES
+from engine.settings import PROMPT_SIZES
 from site_src.labs.prompt import data as prompt
 from engine.prompt import Source, build_prompt
 from engine.ranking import places, rank_label
@@ -114,7 +114,7 @@ def test_the_escaping_demo_keeps_the_hostile_source_inside_one_block_for_every_q
         # One opening and one closing tag per source: the hostile </source> did not end a block.
         assert text_.count("\n</source>") == n + 1
         assert text_.count('<source id="') == n + 1
-        assert "&lt;/source&gt;" in text_ and '<source id="refund-new" date=' not in text_
+        assert "&lt;/source&gt;" in text_ and '<source id="refund-policy" date=' not in text_
         assert got["marks"] and set(got["marks"]) <= {"&lt;", "&gt;", "&quot;", "&amp;"}
         tokens = data["labs"]["prompt"]["hostile_tokens"][state["q"]][str(n)]
         assert got["status"] == (f"{n} passages and the hostile source for “{question(data, state['q'])['text']}”: the whole "
@@ -140,7 +140,7 @@ def prompt_text(section) -> str:
 
 
 def follow(page, link):
-    """Follow a link to a lab state on the same page (as section 'every-stage''s links do), once it has applied."""
+    """Follow a link to a lab state on the same page (as the every-stage section's links do), once it has applied."""
     page.evaluate("""(hash) => new Promise((done) => {
         if (location.hash === hash) return done();
         addEventListener('hashchange', () => setTimeout(done), {once: true});
