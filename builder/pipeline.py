@@ -39,6 +39,7 @@ from builder.fusion_example import rrf_example
 from builder.page.corpus_page import render_corpus_page
 from builder.page.left_out import LeftOut
 from builder.page.output import StagedOutput, to_json
+from builder.page import reading_time
 from builder.page.render import RenderedPage, render_page
 from builder.page.sample_checks import sample_data
 from builder.prompt_examples import prompt_examples
@@ -238,8 +239,11 @@ def render(data: dict, cache_dir: Path, log: StageLog, strict_claims: bool = Tru
         held = sum(result.held for result in page.claims)
         ran = sum(not run.cached for run in page.samples)
         practised = f", {len(page.quiz.questions)} practice questions" if page.quiz else ""
+        reading = page.reading
         stage.summary = (f"{len(page.claims)} claims ({held} held){practised}, {len(page.samples)} samples "
-                         f"({ran} run, {len(page.samples) - ran} cached)")
+                         f"({ran} run, {len(page.samples) - ran} cached); reading: the essentials "
+                         f"{reading_time.spoken(reading['essentials'])} ({reading['essential_words']:,} words of "
+                         f"their own prose), everything {reading_time.spoken(reading['everything'])}")
     return page
 
 

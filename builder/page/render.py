@@ -47,6 +47,7 @@ class RenderedPage:
     claims: list
     samples: list[SampleRun]
     quiz: practice.RenderedQuiz | None = None  # the practice questions, rendered and checked
+    reading: dict | None = None  # minutes on each path, and the essential path's own prose in words
 
 
 def samples_to_run(cache_dir: Path, samples_dir: Path = SAMPLES) -> int:
@@ -171,7 +172,8 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     bodies = [views.fill(s.html, drawings) for s in sections]
     if left_out is not None:
         bodies = [leaving.drop_failed_labs(body, views.placed, drawings, left_out) for body in bodies]
-    times = [reading_time.section_time(body) for body in bodies]
+    practice_seen: set[str] = set()  # a question the quiz asks again is counted once
+    times = [reading_time.section_time(body, practice_seen) for body in bodies]
     totals = {"everything": sum(t.everything for t in times), "essentials": sum(t.essentials for t in times)}
     html = environment().get_template("page.html").render(
         title=TITLE, description=DESCRIPTION, totals={path: reading_time.spoken(value) for path, value in totals.items()},
@@ -186,7 +188,8 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     html = scroll_boxes.keyboard_reachable(reading_time.fill_totals(html, totals))
     if left_out is not None:
         leaving.check_nothing_marked(html)
-    return RenderedPage(html, files, claims.results, samples, quiz)
+    reading = {**totals, "essential_words": sum(t.essential_words for t in times)}
+    return RenderedPage(html, files, claims.results, samples, quiz, reading)
 
 
 def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice.RenderedQuiz | None:

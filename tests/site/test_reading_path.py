@@ -8,7 +8,7 @@ from builder.page.claims import ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.glossary import GlossaryLinks
 from builder.page.prose import prose_environment, render_section
-from builder.page.reading_time import CODE_WPM, LAB_MINUTES, PROSE_WPM, Words, minutes, section_time, spoken
+from builder.page.reading_time import CODE_WPM, PROSE_WPM, Words, lab_minutes, minutes, section_time, spoken
 
 
 def render(tmp_path, body):
@@ -36,10 +36,24 @@ def test_two_asides_of_one_title_in_a_section_are_refused(tmp_path):
         render(tmp_path, '{% aside "Same" %}a{% endaside %}\n\n{% aside "Same" %}b{% endaside %}\n')
 
 
-def test_minutes_count_prose_code_and_labs_at_their_rates():
-    assert minutes(Words(prose=PROSE_WPM)) == 1
-    assert minutes(Words(code=CODE_WPM)) == 1
-    assert minutes(Words(prose=PROSE_WPM * 2, code=CODE_WPM, labs=2)) == 2 + 1 + 2 * LAB_MINUTES
+def test_the_rates_are_the_ones_the_readme_states():
+    # README, "Reading times": 180 words a minute of prose, 120 of code, a lab 3 minutes and one
+    # more for each control past the third (at most 5), a practice question 1 minute.
+    assert (PROSE_WPM, CODE_WPM) == (180, 120)
+    assert [lab_minutes(n) for n in (0, 1, 2, 3, 4, 5, 6, 12)] == [0, 3, 3, 3, 4, 5, 5, 5]
+    assert minutes(Words(prose=360, code=240, labs=4, practice=3)) == 2 + 2 + 4 + 3
+
+
+def test_a_labs_minutes_follow_its_controls_wherever_its_script_keeps_them():
+    """A slider and a menu in the lab's template, a group of three radio buttons (one control), a
+    text box: 4 controls, 4 minutes; the lab's list is looked at, not read."""
+    lab = ('<section class="lab" data-lab="x"><p class="lab-intro">' + "word " * 18 + "</p>"
+           '<template data-lab-controls><input type="range" name="k"><select name="q"></select></template>'
+           + "".join(f'<input type="radio" name="mode" value="{v}">' for v in "abc")
+           + '<input type="text" name="ask"><button>Reset</button><ol><li>' + "id " * 500 + "</li></ol></section>")
+    time = section_time(lab)
+    assert time.everything == pytest.approx(18 / 180 + 4)
+    assert time.essential_words == 0  # a lab's own sentences are not the essential path's prose
 
 
 def test_spoken_rounds_to_whole_minutes_and_hours():
@@ -57,26 +71,30 @@ def test_a_sections_time_leaves_out_its_deep_dives_on_the_essential_path():
             f'<p><span class="visually-hidden">{words(999)}</span><math>{words(999)}</math></p>')
     time = section_time(html)
     summary_words = 2  # "Deep dive"
-    assert time.dives == {"deep-dive-x": pytest.approx((230 + summary_words) / PROSE_WPM + 1)}
-    assert time.everything == pytest.approx((460 + 230 + summary_words + 230) / PROSE_WPM + 1 + LAB_MINUTES)
-    assert time.essentials == pytest.approx(460 / PROSE_WPM + 230 / PROSE_WPM + LAB_MINUTES)
+    assert time.dives == {"deep-dive-x": pytest.approx((230 + summary_words) / 180 + 1)}
+    # the lab has no control: its own sentences only
+    assert time.everything == pytest.approx((460 + 230 + summary_words + 230) / 180 + 1)
+    assert time.essentials == pytest.approx(460 / 180 + 230 / 180)
+    assert time.essential_words == 460
 
 
-def test_a_practice_question_counts_its_question_and_choices_and_not_its_answer():
-    """A reader reads the question and its choices; the answer and the reasons are read only
-    once they have answered (and they are most of the block's words)."""
-    q = {"id": "trash", "section": "chunking", "question": "How long do deleted notes stay in the Trash?",  # 9 words
-         "choices": ["30 days", "60 more days", "until you empty it"],                                 # 2 + 3 + 4 words
+def test_a_practice_question_is_a_minute_once_on_the_page():
+    """A question takes a minute, whatever its words (its answer and reasons are read once
+    answered); the quiz asks it again and adds nothing."""
+    q = {"id": "trash", "section": "chunking", "question": "How long do deleted notes stay in the Trash?",
+         "choices": ["30 days", "60 more days", "until you empty it"],
          "answer": 0, "why": ["reason " * 150, "reason " * 150, "reason " * 150]}
-    prose = "<p>" + "word " * 460 + "</p>"
-    time = section_time(prose + str(practice.practice_block("chunking", [q])))
+    prose = "<p>" + "word " * 360 + "</p>"
+    seen = set()
+    time = section_time(prose + str(practice.practice_block("chunking", [q])), seen)
     heading = 1  # "Practice"
-    read = 460 + heading + 9 + (2 + 3 + 4)
-    assert time.everything == pytest.approx(read / PROSE_WPM), f"{time.everything * PROSE_WPM:.0f} words counted, not {read}"
-    assert time.essentials == time.everything and spoken(time.everything) == "2 min"
+    assert time.everything == pytest.approx((360 + heading) / 180 + 1)
+    assert time.essential_words == 360 and seen == {"trash"}
+    again = section_time(str(practice.practice_block("chunking", [q])), seen)
+    assert again.everything == pytest.approx(heading / 180)
 
 
 def test_each_deep_dive_says_its_time_in_its_summary(tmp_path):
-    section = render(tmp_path, '{% aside "Long" %}\n' + "word " * 460 + "\n{% endaside %}\n")
+    section = render(tmp_path, '{% aside "Long" %}\n' + "word " * 360 + "\n{% endaside %}\n")
     time = section_time(section.html)
     assert "2 min</span></summary>" in reading_time.fill_dives(section.html, time)
