@@ -9,6 +9,7 @@ The result, data.rerank:
     by_question  question id -> [[passage id, score]], best first
 """
 
+import math
 import sys
 from pathlib import Path
 
@@ -60,3 +61,19 @@ def rerank_data(corpus, questions, runs: dict, strict: bool = True) -> dict:
         by_question[question.id] = [[pid, round(score, 6)] for pid, score in by_score(dict(zip(candidates, scores)))]
     return {"source": "model", "model": name, "label": model_label(name), "depth": RERANK_DEPTH,
             "by_question": by_question}
+
+
+THRESHOLD = 0.5   # the default cut-off for the illustrative 0..1 scores
+
+
+def threshold_control(rerank: dict) -> dict:
+    """The rerank lab's threshold control: its range, step, default and how scores print.
+    Illustrative scores are 0..1; a real cross-encoder's are logits, so the range is theirs."""
+    if rerank["source"] == "illustrative":
+        return {"min": 0.0, "max": 1.0, "step": 0.05, "threshold": THRESHOLD, "digits": 2}
+    scores = [score for pairs in rerank["by_question"].values() for _, score in pairs] or [0.0]
+    low, high = math.floor(min(scores)), math.ceil(max(scores))
+    high = max(high, low + 1)
+    step = 0.1 if high - low > 5 else 0.05
+    threshold = 0.0 if low < 0 < high else round(low + step * round((high - low) / 2 / step), 2)
+    return {"min": float(low), "max": float(high), "step": step, "threshold": threshold, "digits": 3}

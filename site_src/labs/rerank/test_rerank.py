@@ -44,7 +44,7 @@ def test_hand_written_scores_say_what_they_are_and_how_to_run_a_real_cross_encod
 
 def test_illustrative_scores_get_a_0_to_1_control_cut_in_the_middle():
     assert rerank.threshold_control({"source": "illustrative", "by_question": {"q": [["a", 7.5]]}}) == {
-        "min": 0.0, "max": 1.0, "step": 0.05, "threshold": rerank.THRESHOLD, "digits": 2}
+        "min": 0.0, "max": 1.0, "step": 0.05, "threshold": 0.5, "digits": 2}
 
 
 def test_a_cross_encoders_logits_that_cross_zero_are_cut_at_zero_in_steps_of_a_tenth():

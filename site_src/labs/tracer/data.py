@@ -10,7 +10,7 @@ Example: data(build) -> {"depth": 5, "cutoff": 0.5, "stages": [["dense", "Dense"
          (with the illustrative rerank scores)
 """
 
-from site_src.labs.rerank.data import threshold_control
+from builder.reranking import threshold_control
 
 STATE = {"q": "upload-4021", "stage": "all"}  # the state the page opens on
 SCRIPTS = ("engine",)  # the engine's ranking twin: tied ranks (RAG.engine.places, through RAG.kit)

@@ -12,7 +12,6 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.ranking import places, rank_label
-from site_src.labs.rerank import data as rerank_lab
 from site_src.labs.tracer import data as tracer_lab
 from support.browser import VIEWPORTS
 from support.labs import hash_of, lab, open_page, sticking_out
@@ -35,7 +34,7 @@ def test_the_lab_opens_on_the_first_tracer_with_every_stage(data):
 
 def test_its_cut_off_is_the_rerank_labs_default_threshold():
     illustrative = SimpleNamespace(data={"rerank": {"source": "illustrative", "by_question": {}}})
-    assert tracer_lab.data(illustrative) == {"depth": tracer_lab.DEPTH, "cutoff": rerank_lab.THRESHOLD,
+    assert tracer_lab.data(illustrative) == {"depth": tracer_lab.DEPTH, "cutoff": 0.5,
                                              "stages": tracer_lab.STAGES}
     # A real cross-encoder's scores are logits around 0: the cut-off is 0.
     model = SimpleNamespace(data={"rerank": {"source": "model", "by_question": {"q": [["a", 3.2], ["b", -4.1]]}}})
