@@ -6,6 +6,7 @@ these calls over the build's data, never a number typed by hand.
     {{ place('q-upload', 'bm25') }}          the same as the page writes it: "2", or "2=" in a tie
     {{ span('q-upload', 'bm25') }}           [first, last], the ranks a tied place spans
     {{ score('q-upload', 'dense', 'err-1')|num(3) }}
+    {{ score('q-upload', 'hybrid', 'err-1')|sig }}   the same at three significant digits, as prose writes a score
     {{ top('q-login', 'bm25') }}             the id ranked first
     {{ recall('hybrid', 3) }}                   sure hits out of the golden set at k = 3
     {{ recall_text('hybrid', 1) }}              the same as the page writes it: "26", or "26–27" when ties at k leave it open
@@ -17,6 +18,7 @@ these calls over the build's data, never a number typed by hand.
 Example: Facts(data).rank('q-upload', 'bm25') -> 1
 """
 
+import math
 from functools import partial
 
 from markupsafe import Markup
@@ -36,6 +38,20 @@ WORDS = {
     "by_a_hair": 0.0001,        # "by a hair": fused scores closer than this
     "only": 0.5,                # a share the prose calls "only" so much: less than half
 }
+
+
+def significant(value: float, digits: int = 3) -> str:
+    """A number as prose writes it: rounded to `digits` significant digits, never rounding away
+    a digit before the decimal point (labs and tables keep the build's digits).
+
+    Example: [significant(x) for x in (0.031319, 0.6449, 3.1048, 48.2, 1234.5, 0)] -> ['0.0313', '0.645', '3.10', '48.2', '1,234', '0']
+    """
+    if digits < 1:
+        raise ValueError(f"significant(): digits={digits}, need 1 or more")
+    if value == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    return f"{value:,.{decimals}f}"
 
 
 class TiedRank(ValueError):

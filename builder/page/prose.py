@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 
 from builder.page.asides import AsideExtension, slug_of
 from builder.page.claims import ClaimExtension, ClaimFailed
-from builder.page.facts import TiedRank
+from builder.page.facts import TiedRank, significant
 from builder.page.errors import ProseError
 from builder.page.glossary import GlossaryLinks
 from builder.page.template_cache import bytecode_cache, from_string_cached
@@ -180,6 +180,7 @@ def prose_environment(claims, left_out=None) -> Environment:
                       keep_trailing_newline=True, bytecode_cache=bytecode_cache())
     env.globals["_claims"] = claims
     env.filters["num"] = lambda value, digits=0: f"{value:,.{digits}f}"
+    env.filters["sig"] = significant
     env.filters["words"] = number_words
     env.filters["pct"] = lambda fraction, digits=0: f"{100 * fraction:.{digits}f}%"
     if left_out is not None:
