@@ -58,7 +58,8 @@ def tracer_record(tracer, runs: dict, by_id: dict) -> dict:
         "id": tracer.id, "question": tracer.question, "answer": tracer.answer_id,
         "rerank": [[pid, score] for pid, score in rerank],
         "answer_text": tracer.answer_text,
-        "claims": [{"text": c.text, "source": c.source_id, "quote": c.quote, "ok": r.ok, "problems": r.problems}
+        "claims": [{"text": c.text, "source": c.source_id, "quote": c.quote, "in_answer": c.located_by,
+                    "ok": r.ok, "problems": r.problems}
                    for c, r in zip(tracer.claims, checks)],
         "guardrail": [str(f) for f in check_output(tracer.answer_text)],
         "sent": sent,
