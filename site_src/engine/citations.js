@@ -218,7 +218,7 @@
   }
 
   Object.assign(E, {
-    UNBACKED: "no claim backs this sentence", answerSentences,
+    answerSentences,
     decodeEntities, normalize, numbersIn, quotePieces, tooShort, findWhole, quoteIn, quoteProblems, checkClaim,
     checkCitations,
   });
