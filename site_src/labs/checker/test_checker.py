@@ -150,7 +150,7 @@ def test_the_data_step_gives_the_view_each_case_and_keeps_the_verdicts_for_the_t
     got = checker.data(build_of([case(claim_true=False)]))
     assert got == {"cases": [{"id": "c1", "rule": "Rule", "label": "Label", "q": "t1", "c": 0,
                               "edits": {"quote": "stop at 100\u00a0MB"}, "claim_true": False, "note": "Note."}],
-                   "expected": {"c1": []}}
+                   "expected": {"c1": []}, "unbacked": "no claim backs this sentence"}
     assert checker.BUILD_ONLY == ("expected",)
 
 
@@ -298,6 +298,34 @@ def test_the_view_shows_each_case_with_the_verdict_it_must_have_and_its_lesson(v
     assert by_id["non-breaking-hyphen"]["marks"] == ["Going over the limit returns error QB-4290"]
     assert by_id["entity"]["marks"] == ["100 MB for Free"]
     assert by_id["short-quote"]["badges"] == ["pass", "fail", "pass"] and by_id["short-quote"]["marks"] == []
+
+
+def sentences_read(node) -> list[tuple[str, list[str]]]:
+    """The answer view's sentences: each one's text and its badges (its claims, or the flag)."""
+    return [(text(li.css_first(".answer-sentence-text")), [text(b) for b in li.css(".answer-backing .badge")])
+            for li in node.css('[data-view="answer"] li.answer-sentence')]
+
+
+def test_the_whole_answer_is_read_and_its_unbacked_sentences_flagged(views):
+    # Written by hand from corpus/tracers.yaml: the claim checked is marked, and the sample reply's
+    # last sentence ("An older page ...") and first have no claim behind them.
+    got = markup(views.draw("checker", {"q": "refund-three-weeks", "c": 1}).html)
+    assert sentences_read(got) == [
+        ("Not for the current period.", ["no claim backs this sentence"]),
+        ("Paid plans are refundable only within 14 days of the payment, and three weeks is past that [refund-new].",
+         ["claim 1 · pass"]),
+        ("You can still cancel: that stops all future charges, but the current billing period is not refunded "
+         "[refund-new].", ["claim 2 · pass · checked above"]),
+        ("An older page promising money back for longer has been superseded.", ["no claim backs this sentence"]),
+    ]
+    assert text(got.css_first(".answer-tally")) == "No claim backs 2 of the 4 sentences: no check ran on them."
+    assert text(got.css_first('[data-view="answer"] .illustrative-label')) == "Illustrative · the whole answer, sentence by sentence"
+    # A claim edited to fail is shown failing where it backs its sentence.
+    broken = markup(views.draw("checker", {"q": "refund-three-weeks", "c": 0, "quote": "refundable within 1"}).html)
+    assert sentences_read(broken)[1] == (sentences_read(got)[1][0], ["claim 1 · fail · checked above"])
+    okta = markup(views.draw("checker", {"q": "okta-login", "c": 0}).html)
+    assert [badges for _, badges in sentences_read(okta)] == [
+        ["no claim backs this sentence"], ["claim 1 · pass · checked above", "claim 2 · pass"], ["claim 3 · pass"]]
 
 
 def test_an_edit_that_is_no_case_shows_no_case(views, data):
