@@ -486,6 +486,48 @@ def test_each_case_button_applies_its_edit_into_the_fields_and_the_link(desktop,
     expect(section.locator('button[data-case][aria-pressed="true"]')).to_have_count(0)
 
 
+def in_viewport(locator) -> bool:
+    box = locator.bounding_box()
+    size = locator.page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+@pytest.mark.browser
+def test_a_case_says_it_moved_the_answer_and_reset_brings_back_the_readers_own_edits(desktop, data):
+    """Issue 24's fault: after "A curly apostrophe" then Reset, the reader's refund edits were
+    checked against sso-1, and the case's explanation started below the fold at 1280 x 900."""
+    section = lab(desktop, "checker")
+    section.locator('select[name="checker-q"]').select_option("refund-three-weeks")
+    section.locator('textarea[name="checker-quote"]').fill("Paid plans are refundable within 21 days")
+    mine = fields(section)
+    section.evaluate("s => s.scrollIntoView({block: 'start'})")  # the lab read from its top, as a reader starts it
+    section.locator('button[data-case="curly-apostrophe"]').click()
+    note, moved = section.locator(".checker-case"), section.locator(".checker-moved")
+    expect(note).to_have_attribute("data-case", "curly-apostrophe")
+    expect(moved).to_have_text("The case moved the Answer menu to “How do I log in with Okta?” (claim 3), from “Can I get a "
+                               "refund after three weeks?” (claim 1). Reset takes you back to your own, with your edits.")
+    assert in_viewport(note) and in_viewport(moved), "the case's explanation is on screen without scrolling"
+    section.get_by_role("button", name="Reset").click()
+    expect(section.locator('select[name="checker-q"]')).to_have_value("refund-three-weeks")
+    expect(section.locator('select[name="checker-c"]')).to_have_value("0")
+    assert fields(section) == mine
+    expect(moved).to_have_count(0)
+    # The reader edits on: checked against the refund answer's passages, not sso-1.
+    section.locator('textarea[name="checker-quote"]').fill("Paid plans are refundable within 30 days")
+    text_, source, quote = fields(section)
+    expected = check_claim(Claim(text_, source, quote), sent_sources(data, "refund-three-weeks")).problems
+    assert expected == ["quote not found in source 'refund-new'", "number 14 in the claim is not in the quote"]
+    expect(section.locator(".checker-checks .checker-problem")).to_have_text(expected)
+    # Reset with no case behind it: the claim as written.
+    section.get_by_role("button", name="Reset").click()
+    claim = next(t for t in data["tracers"] if t["id"] == "refund-three-weeks")["claims"][0]
+    assert fields(section) == [claim["text"], claim["source"], claim["quote"]]
+    # And the answer read below the checks flags the sample reply's sentence that no claim backs.
+    sentence = section.locator('[data-view="answer"] li.answer-sentence', has_text="An older page promising money back")
+    expect(sentence.locator(".answer-unbacked")).to_have_text("no claim backs this sentence")
+    expect(sentence.locator(".answer-unbacked")).to_be_visible()
+
+
 @pytest.mark.browser
 def test_another_answer_lists_its_claims_and_starts_from_its_first(desktop, data):
     section = lab(desktop, "checker")

@@ -234,6 +234,18 @@ def test_without_javascript_the_default_shows_every_stage_and_no_buttons(make_pa
 
 
 @pytest.mark.browser
+def test_the_check_stage_flags_the_sample_replys_sentence_no_claim_backs(desktop, data):
+    section = lab(desktop, "tracer")
+    section.locator(PICKER).select_option("refund-three-weeks")
+    section.locator('input[name="tracer-stage"][value="check"] + span').click()
+    sentence = section.locator('[data-view="answer"] li.answer-sentence', has_text="An older page promising money back")
+    expect(sentence.locator(".answer-unbacked")).to_have_text("no claim backs this sentence")
+    expect(sentence.locator(".answer-unbacked")).to_be_visible()
+    expect(section.locator('[data-view="answer"] .illustrative-label')).to_be_visible()
+    show_all(section, data["tracers"][0]["id"])
+
+
+@pytest.mark.browser
 def test_the_picker_lists_the_five_questions_and_each_goes_into_the_link(desktop, data):
     section = lab(desktop, "tracer")
     assert section.locator(f"{PICKER} option").evaluate_all("os => os.map(o => o.value)") == \
