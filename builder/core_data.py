@@ -48,7 +48,8 @@ def source_of(p) -> Source:
 
 def tracer_record(tracer, runs: dict, by_id: dict) -> dict:
     """A tracer question with its illustrative answer; its claims checked against the whole help
-    center ("ok", "problems") and against only the passages its prompt carries ("sent_problems")."""
+    center ("ok", "problems") and against only the passages its prompt carries ("sent_problems"),
+    each with the words of the answer that place it in its sentence ("in_answer")."""
     claims = [Claim(c.text, c.source_id, c.quote) for c in tracer.claims]
     checks = check_citations(claims, {pid: p.text for pid, p in by_id.items()})
     sent = [pid for pid, _ in runs[tracer.id]["hybrid"][:settings.PROMPT_PASSAGES]]

@@ -187,7 +187,7 @@
       const answerProps = answer.props(null, {
         corpus, text: tracer.answer_text, current: state.c, unbacked: own.unbacked,
         claims: tracer.claims.map((c, i) => ({ in_answer: c.in_answer, ok: i === state.c ? result.ok : !tracer.sent_problems[i].length })),
-        label: "Illustrative \u00b7 the whole answer, sentence by sentence", prefix: "checker" });
+        label: "Illustrative \u00b7 sentence by sentence", prefix: "checker" });
       return {
         answer, answerProps, moved: movedFrom(data, state, local.mine),
         text, source, quote, problems: result.problems, groups, sources,

@@ -319,7 +319,7 @@ def test_the_whole_answer_is_read_and_its_unbacked_sentences_flagged(views):
         ("An older page promising money back for longer has been superseded.", ["no claim backs this sentence"]),
     ]
     assert text(got.css_first(".answer-tally")) == "No claim backs 2 of the 4 sentences: no check ran on them."
-    assert text(got.css_first('[data-view="answer"] .illustrative-label')) == "Illustrative · the whole answer, sentence by sentence"
+    assert text(got.css_first('[data-view="answer"] .illustrative-label')) == "Illustrative · sentence by sentence"
     # A claim edited to fail is shown failing where it backs its sentence.
     broken = markup(views.draw("checker", {"q": "refund-three-weeks", "c": 0, "quote": "refundable within 1"}).html)
     assert sentences_read(broken)[1] == (sentences_read(got)[1][0], ["claim 1 · fail · checked above"])

@@ -183,7 +183,7 @@
       const answer = RAG.viewSpec("answer");
       const answerProps = answer.props(null, {
         corpus: input.corpus, text: tracer.answer_text, claims: tracer.claims, current: null, unbacked: own.unbacked,
-        label: "Illustrative \u00b7 the answer, sentence by sentence", cite: (text) => answerNodes(text, tracer.sent),
+        label: "Illustrative \u00b7 sentence by sentence", cite: (text) => answerNodes(text, tracer.sent),
         prefix: "tracer" });
       return {
         q: state.q, stages: own.stages, at: own.stages.findIndex(([key]) => key === state.stage),
