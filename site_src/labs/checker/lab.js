@@ -144,9 +144,9 @@
     const edited = FIELDS.some((key) => mine[key] !== undefined);
     if (mine.q === state.q && mine.c === state.c) return edited ? "Reset takes you back to your own edits of this claim." : null;
     const question = (id) => data.tracers.find((t) => t.id === id).question;
-    const where = mine.q === state.q ? `claim ${state.c + 1}, from your claim ${mine.c + 1}`
-      : `\u201c${question(state.q)}\u201d (claim ${state.c + 1}), from \u201c${question(mine.q)}\u201d (claim ${mine.c + 1})`;
-    return `The case moved the Answer menu to ${where}. Reset takes you back to your own${edited ? ", with your edits" : ""}.`;
+    const where = mine.q === state.q ? `the \u201cStart from claim\u201d menu to claim ${state.c + 1}, from your claim ${mine.c + 1}`
+      : `the Answer menu to \u201c${question(state.q)}\u201d (claim ${state.c + 1}), from \u201c${question(mine.q)}\u201d (claim ${mine.c + 1})`;
+    return `The case moved ${where}. Reset takes you back to your own${edited ? ", with your edits" : ""}.`;
   }
 
   const status = (problems) => (problems.length ? `Fails: ${RAG.plural(problems.length, "problem")}.` : "Passes every check.");
