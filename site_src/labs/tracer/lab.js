@@ -135,7 +135,7 @@
         h("code", null, "check_citations"), " against the passages sent."),
       props.answer.view(props.answerProps),
       h("div", { class: "table-scroll" }, h("table", { class: "trace-claims" },
-        h("thead", null, h("tr", null, ["", "Claim", "Cites", "Quote", "Check"].map((name) => h("th", { scope: "col" }, name)))),
+        h("thead", null, h("tr", null, ["#", "Claim", "Cites", "Quote", "Check"].map((name) => h("th", { scope: "col" }, name)))),
         h("tbody", null, tracer.claims.map((c, i) => h("tr", null,
           h("th", { scope: "row", class: "trace-claim-number" }, `claim ${i + 1}`),
           h("td", null, c.text),
