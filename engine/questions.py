@@ -133,7 +133,11 @@ class TracerClaim:
 
     @property
     def located_by(self) -> str:
-        """The span of the answer that places the claim in its sentence (engine/citations.py answer_sentences)."""
+        """The span of the answer that places the claim in its sentence (engine/citations.py answer_sentences).
+
+        Example: TracerClaim("Free allows 100 MB.", "err-4021", "100 MB for Free", 3, "100 MB on Free").located_by
+                 -> "100 MB on Free"
+        """
         return self.in_answer or self.text
 
 
