@@ -48,7 +48,8 @@ def source_of(p) -> Source:
 
 def tracer_record(tracer, runs: dict, by_id: dict) -> dict:
     """A tracer question with its illustrative answer; its claims checked against the whole help
-    center ("ok", "problems") and against only the passages its prompt carries ("sent_problems")."""
+    center ("ok", "problems") and against only the passages its prompt carries ("sent_problems"),
+    each with the words of the answer that place it in its sentence ("in_answer")."""
     claims = [Claim(c.text, c.source_id, c.quote) for c in tracer.claims]
     checks = check_citations(claims, {pid: p.text for pid, p in by_id.items()})
     sent = [pid for pid, _ in runs[tracer.id]["hybrid"][:settings.PROMPT_PASSAGES]]
@@ -58,7 +59,8 @@ def tracer_record(tracer, runs: dict, by_id: dict) -> dict:
         "id": tracer.id, "question": tracer.question, "answer": tracer.answer_id,
         "rerank": [[pid, score] for pid, score in rerank],
         "answer_text": tracer.answer_text,
-        "claims": [{"text": c.text, "source": c.source_id, "quote": c.quote, "ok": r.ok, "problems": r.problems}
+        "claims": [{"text": c.text, "source": c.source_id, "quote": c.quote, "in_answer": c.located_by,
+                    "ok": r.ok, "problems": r.problems}
                    for c, r in zip(tracer.claims, checks)],
         "guardrail": [str(f) for f in check_output(tracer.answer_text)],
         "sent": sent,

@@ -12,8 +12,15 @@ in digits ("14", "20,000") or in words ("fourteen", "twenty-one", "a dozen", "tw
 What code cannot check is whether a real quote supports the claim made from it (a unit, a
 negation, a condition, a paraphrase); that needs a judge model or a person.
 
+The answer is read too (answer_sentences): it is cut into sentences with the chunkers' own
+splitter (engine/chunking.py split_sentences), and each claim is placed in the sentence that holds
+the words of the answer it stands for (a claim's `in_answer`: a span of the answer, normalized as
+quotes are and found on whole words; a claim written without one is placed by its own text). A
+sentence that holds no claim's words is backed by no claim: nothing checked it. A sentence is
+backed as a whole: one claim for part of it backs all of it.
+
 Twin: site_src/engine/citations.js (decodeEntities, normalize, numbersIn, quotePieces, tooShort,
-findWhole, quoteIn, quoteProblems, checkClaim, checkCitations), proven equal by tests/twins/ on the shared
+findWhole, quoteIn, quoteProblems, checkClaim, checkCitations, answerSentences), proven equal by tests/twins/ on the shared
 table of cases (tests/support/citation_cases.py) and more.
 
 Example: check_citations([Claim("Free allows 100 MB", "err-4021", "100 MB for Free")],
@@ -23,6 +30,7 @@ Example: check_citations([Claim("Free allows 100 MB", "err-4021", "100 MB for Fr
 import re
 from dataclasses import dataclass, field
 
+from engine.chunking import split_sentences
 from engine.tokenize import tokenize
 
 # ---------------------------------------------------------------------------- normalization
@@ -325,3 +333,32 @@ def check_claim(claim: Claim, sources: dict[str, str]) -> CitationResult:
 
 def check_citations(claims: list[Claim], sources: dict[str, str]) -> list[CitationResult]:
     return [check_claim(claim, sources) for claim in claims]
+
+
+# ------------------------------------------------------------------------- the answer read
+
+UNBACKED = "no claim backs this sentence"
+
+
+@dataclass(frozen=True)
+class AnswerSentence:
+    text: str
+    claims: tuple[int, ...]  # the claims (counted from 0) whose words it holds, in claim order
+
+    @property
+    def backed(self) -> bool:
+        return bool(self.claims)
+
+
+def answer_sentences(answer: str, located: list[str]) -> list[AnswerSentence]:
+    """The answer's sentences (split_sentences), each with the claims whose words `located[i]`
+    (claim i's span of the answer) it holds, normalized and on whole words. A span found in no
+    sentence (not in the answer, empty, or across two sentences) places its claim nowhere; one
+    found in two sentences places it in both.
+
+    Example: answer_sentences("Refunds last 14 days. Older pages differ.", ["refunds LAST 14 days"])
+             -> [AnswerSentence('Refunds last 14 days.', (0,)), AnswerSentence('Older pages differ.', ())]
+    """
+    spans = [normalize(span) for span in located]
+    return [AnswerSentence(sentence, tuple(i for i, span in enumerate(spans) if find_whole(normalize(sentence), span) >= 0))
+            for sentence in split_sentences(answer)]

@@ -129,6 +129,16 @@ class TracerClaim:
     source_id: str
     quote: str
     line: int
+    in_answer: str = ""  # the words of the answer it stands for; "" when its own text is
+
+    @property
+    def located_by(self) -> str:
+        """The span of the answer that places the claim in its sentence (engine/citations.py answer_sentences).
+
+        Example: TracerClaim("Free allows 100 MB.", "err-4021", "100 MB for Free", 3, "100 MB on Free").located_by
+                 -> "100 MB on Free"
+        """
+        return self.in_answer or self.text
 
 
 @dataclass(frozen=True)
@@ -175,8 +185,13 @@ def load_tracers(path: Path, out: ProblemLog) -> list[Tracer]:
                 out.add(path, line, where, None, "is not a claim", "write text:, source: and quote: lines")
                 continue
             values = [required_str(raw, key, path, where, out) for key in ("text", "source", "quote")]
+            in_answer = raw.get("in_answer", "")
+            if not isinstance(in_answer, str):
+                out.add(path, raw["__line__"], where, "in_answer", "must be text",
+                        "copy the words of answer_text this claim stands for, in quotes")
+                in_answer = ""
             if None not in values:
-                claims.append(TracerClaim(*values, line=raw["__line__"]))
+                claims.append(TracerClaim(*values, line=raw["__line__"], in_answer=in_answer))
         if None not in (tracer_id, question, answer, answer_text):
             tracers.append(Tracer(tracer_id, question, answer, scores, answer_text, tuple(claims), line))
     return tracers

@@ -9,7 +9,7 @@ existing passage id; similar ids: refund-new, refund-old, …)")
 from collections import Counter
 from pathlib import Path
 
-from engine.citations import quote_in
+from engine.citations import answer_sentences, quote_in
 from engine.settings import MAX_WORDPIECES
 from engine.tokens import count_wordpieces
 
@@ -73,11 +73,26 @@ def check_references(corpus, root: Path, out) -> None:
             missing(path, tracer.line, tracer.id, f"rerank.{pid}", pid)
         for number, claim in enumerate(tracer.claims, start=1):
             where = f"{tracer.id} claim {number}"
+            check_placed(out, path, claim, where, tracer.answer_text)
             if missing(path, claim.line, where, "source", claim.source_id):
                 continue
             if not quote_in(claim.quote, ids[claim.source_id].text):
                 out.add(path, claim.line, where, "quote", f"'{claim.quote[:60]}' is not in passage '{claim.source_id}'",
                         "copy the quote exactly from the passage (case, spacing and typographic quotes may differ; mark a cut with ...)")
+
+
+def check_placed(out, path: Path, claim, where: str, answer_text: str) -> None:
+    """A tracer claim must stand for words of exactly one sentence of its answer: its `in_answer`,
+    or its own text when it has none (engine/citations.py answer_sentences)."""
+    holding = [n for n, s in enumerate(answer_sentences(answer_text, [claim.located_by]), start=1) if s.backed]
+    field = "in_answer" if claim.in_answer else "text"
+    if not holding:
+        out.add(path, claim.line, where, field, f"'{claim.located_by[:60]}' is not in one sentence of the answer",
+                "write in_answer: with the words of answer_text this claim stands for, all in one sentence")
+    elif len(holding) > 1:
+        out.add(path, claim.line, where, field,
+                f"'{claim.located_by[:60]}' is in sentences {', '.join(map(str, holding))} of the answer",
+                "write in_answer: with more of the words, enough to name one sentence")
 
 
 def check_window(corpus, out) -> None:

@@ -1,10 +1,11 @@
 /* site_src/engine/citations.js: the twin of engine/citations.py (decode_entities, normalize,
-   numbers_in, quote_pieces, too_short, find_whole, quote_in, quote_problems, check_claim, check_citations):
+   numbers_in, quote_pieces, too_short, find_whole, quote_in, quote_problems, check_claim, check_citations,
+   answer_sentences):
    was the source sent, is the quote in it (as a whole or as its pieces in order), is it long
    enough, are the claim's numbers, in digits or in words, in the quote? Uses tokenize.js.
 
    What differs: a claim is a plain object {text, source_id, quote} and a result {ok, problems}
-   for Python's Claim and CitationResult; the sources are an object whose own properties only
+   for Python's Claim and CitationResult, a sentence {text, claims} for AnswerSentence; the sources are an object whose own properties only
    count (so "__proto__" or "constructor" is an unknown id, as in Python's dict). White space is
    JavaScript's \s, which engine/citations.py spells out. No Unicode normalization form is
    applied on either side: Python and the browser may follow different Unicode versions. */
@@ -204,7 +205,20 @@
     return claims.map((claim) => checkClaim(claim, sources));
   }
 
+  /** engine/citations.py answer_sentences: the answer's sentences, each with the claims (counted
+   *  from 0) whose span of the answer, `located[i]`, it holds, normalized and on whole words. */
+  function answerSentences(answer, located) {
+    const spans = located.map(normalize);
+    return E.splitSentences(answer).map((text) => {
+      const normal = normalize(text);
+      const claims = [];
+      spans.forEach((span, i) => { if (findWhole(normal, span) >= 0) claims.push(i); });
+      return { text, claims };
+    });
+  }
+
   Object.assign(E, {
+    answerSentences,
     decodeEntities, normalize, numbersIn, quotePieces, tooShort, findWhole, quoteIn, quoteProblems, checkClaim,
     checkCitations,
   });

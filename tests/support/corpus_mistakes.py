@@ -130,6 +130,18 @@ CASES = {
         edit("tracers.yaml", "quote: 100 MB for Free", "quote: 100 MB on Free"),
         "corpus/tracers.yaml", at("tracers.yaml", "- text: Free plans"), "upload-4021 claim 1", "quote",
         "'100 MB on Free' is not in passage 'err-4021'"),
+    "tracer claim in no sentence of its answer": Case(
+        edit("tracers.yaml", "in_answer: 100 MB on Free", "in_answer: 100 MB on Team"),
+        "corpus/tracers.yaml", at("tracers.yaml", "- text: Free plans"), "upload-4021 claim 1", "in_answer",
+        "'100 MB on Team' is not in one sentence of the answer"),
+    "tracer claim placed by its text, which is no words of its answer": Case(
+        edit("tracers.yaml", "      in_answer: 100 MB on Free\n", ""),
+        "corpus/tracers.yaml", at("tracers.yaml", "- text: Free plans"), "upload-4021 claim 1", "text",
+        "'Free plans accept files up to 100 MB.' is not in one sentence of the answer"),
+    "tracer claim in two sentences of its answer": Case(
+        edit("tracers.yaml", "100 MB on Free.\n", "100 MB on Free. Again: 100 MB on Free.\n"),
+        "corpus/tracers.yaml", at("tracers.yaml", "- text: Free plans"), "upload-4021 claim 1", "in_answer",
+        "'100 MB on Free' is in sentences 1, 2 of the answer"),
     "rerank score out of range": Case(
         edit("tracers.yaml", "err-4021: 0.97", "err-4021: 1.5"),
         "corpus/tracers.yaml", at("tracers.yaml", "err-4021: 1.5"), "upload-4021", "rerank.err-4021",

@@ -249,6 +249,7 @@ def fixtures(data: dict) -> dict[str, Fixture]:
                                    for a, b in ((0, 3), (1, 5), (2, 9))]
                                 + [["within 14 days", "14", 0], ["a 14 14", "14", 3], ["a 14 14", "14", 4],
                                    ["", "", 0], ["x", "", 0], ["14x 14", "14", 0]]),
+        "answers read": Fixture(answers_read(data["tracers"], odd_texts)),
         "quote problems": Fixture([[c["quote"], sources.get(c["source_id"], ""), c["source_id"]] for c in claims]),
         "quote pieces": Fixture([[piece] for c in claims for piece in quote_pieces(c["quote"])] + [[""], [" "], ["14"]]),
         "number texts": Fixture([[t] for t in NUMBER_TEXTS + all_texts]),
@@ -292,6 +293,29 @@ def fixtures(data: dict) -> dict[str, Fixture]:
 
 
 # ------------------------------------------------------------------------------- helpers and tables
+
+def answers_read(tracers, odd_texts) -> list[list]:
+    """answer_sentences's cases: each traced answer with its claims' words (and with its claims'
+    own texts, which are mostly not its words), then answers made to split the twins: every odd
+    text, each read for pieces of itself; a span across two sentences, an entity, typographic
+    quotes, a capital whose lower case grows, a final sigma, emoji, a right-to-left override."""
+    cases = [[t["answer_text"], [c["in_answer"] for c in t["claims"]]] for t in tracers]
+    cases += [[t["answer_text"], [c["text"] for c in t["claims"]]] for t in tracers]
+    for text in odd_texts:
+        words = text.split()
+        cases.append([text, [text, " ".join(words[:2]), " ".join(words[1:4]), words[-1] if words else "", ""]])
+    cases += [
+        ["Refunds last 14 days. Older pages differ.", ["14 days. Older pages", "REFUNDS last", "older pages differ."]],
+        ["An owner adds the provider&rsquo;s details. Done.", ["the provider\u2019s details", "provider's", "&amp;"]],
+        ["\u201cQuoted\u201d words \u2014 here! And there?", ['"quoted" words - here!', "and there?", "there"]],
+        ["\u0130stanbul office opens. \u039f\u0394\u039f\u03a3 sign.", ["i\u0307stanbul office", "\u03bf\u03b4\u03bf\u03c3 sign"]],
+        ["\U0001F642 emoji then words. \u202eevil\u202c text.", ["emoji then", "\u202eevil\u202c", "\U0001F642"]],
+        ["Wait an hour. Then wait an hour again!", ["wait an hour", "an hour again"]],
+        ["<script>alert(1)</script> Hi. __proto__ here.", ["<script>alert(1)</script>", "__proto__", "constructor"]],
+        ["", ["x"]], ["No claims at all.", []], ["Within 14 days. Admins cannot.", ["within 1", "admins can", "14 days"]],
+    ]
+    return cases
+
 
 ODD_TEXTS = [
     "", "   ", "One. Two!  Three?\nFour", "a\u00a0b\u2003c\u3000d", "x\x1cy\x1fz\x85w", "zero\ufeffwidth",

@@ -51,6 +51,10 @@ def claim_results(check_citations, claims, sources):
     return [{"ok": r.ok, "problems": r.problems} for r in check_citations([citations.Claim(**c) for c in claims], sources)]
 
 
+def sentences_read(answer_sentences, answer, located):
+    return [{"text": s.text, "claims": list(s.claims)} for s in answer_sentences(answer, located)]
+
+
 def utf16_position(find_whole, text, piece, start):
     """Python counts code points, JavaScript UTF-16 code units: the same place, counted as JavaScript does."""
     js_start = len(text[:start].encode("utf-16-le", "surrogatepass")) // 2
@@ -141,6 +145,7 @@ PAIRS = (
     Pair(citations.quote_problems,              "quoteProblems",          ("quote problems",)),
     Pair(citations.check_claim,                 "checkClaim",             ("claims",), claim_result),
     Pair(citations.check_citations,             "checkCitations",         ("claim lists",), claim_results),
+    Pair(citations.answer_sentences,            "answerSentences",        ("answers read",), sentences_read),
     Pair(guardrail.host_of,                     "hostOf",                 ("urls",)),
     Pair(guardrail.check_output,                "checkOutput",            ("answers",), findings),
     Pair(access.can_read,                       "canRead",                ("groups",)),

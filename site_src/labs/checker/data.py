@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.citations import Claim, check_claim
+from engine.citations import UNBACKED, Claim, check_claim
 from engine.corpus_files import yaml_list
 from engine.fields import check_bool, check_id, required_str
 from engine.problems import CorpusError, Problem, ProblemLog
@@ -24,6 +24,7 @@ from engine.validate import check_unique
 
 STATE = {"q": "refund-three-weeks", "c": 0}  # the state the page opens on: a tracer and one of its claims
 SCRIPTS = ("engine",)  # the browser's twin of engine/citations.py
+VIEWS = ("answer",)  # site_src/views/answer.js draws the answer sentence by sentence
 BUILD_ONLY = ("expected",)  # what each case must make the checker say: proven by the build, read by the tests
 FILE = "checker-cases.yaml"
 EDITS = ("text", "source", "quote")  # the claim's fields a case may edit
@@ -127,4 +128,5 @@ def data(build) -> dict:
         "cases": [{"id": case.id, "rule": case.rule, "label": case.label, "q": case.tracer, "c": case.claim - 1,
                    "edits": case.edits, "claim_true": case.claim_true, "note": case.note} for case in cases],
         "expected": {case.id: list(case.problems) for case in cases},
+        "unbacked": UNBACKED,
     }

@@ -5,8 +5,14 @@
  * The frame's controls are kept in step with the state by setup(): the claims of the answer
  * picked, the three fields, which break-a-check buttons apply, and which case (own.cases, from
  * corpus/checker-cases.yaml) the state shows.
+ * Below the checks, the answer itself, sentence by sentence (the answer view, site_src/views/answer.js):
+ * the claims behind each sentence, the one being checked marked, and "no claim backs this sentence"
+ * on each that holds no claim's words.
  * State: {q, c, text, source, quote}: a traced answer, the claim the reader started from, and
- * the claim's three fields once edited (absent while they are the claim's own). */
+ * the claim's three fields once edited (absent while they are the claim's own).
+ * Local: {mine}: the reader's own state from before they pressed a case, null when there is none.
+ * A case may move the Answer menu to another answer; the lab then says so, and Reset takes the
+ * reader back to their own answer, claim and edits. */
 (() => {
   const h = RAG.h;
   const FIELDS = ["text", "source", "quote"];
@@ -131,6 +137,18 @@
       h("p", { class: "checker-case-note" }, shown.note));
   }
 
+  /** What a case changed of the reader's own state (`mine`), and what Reset does about it; null
+   *  when there is nothing to say. */
+  function movedFrom(data, state, mine) {
+    if (!mine) return null;
+    const edited = FIELDS.some((key) => mine[key] !== undefined);
+    if (mine.q === state.q && mine.c === state.c) return edited ? "Reset takes you back to your own edits of this claim." : null;
+    const question = (id) => data.tracers.find((t) => t.id === id).question;
+    const where = mine.q === state.q ? `the \u201cStart from claim\u201d menu to claim ${state.c + 1}, from your claim ${mine.c + 1}`
+      : `the Answer menu to \u201c${question(state.q)}\u201d (claim ${state.c + 1}), from \u201c${question(mine.q)}\u201d (claim ${mine.c + 1})`;
+    return `The case moved ${where}. Reset takes you back to your own${edited ? ", with your edits" : ""}.`;
+  }
+
   const status = (problems) => (problems.length ? `Fails: ${RAG.plural(problems.length, "problem")}.` : "Passes every check.");
 
   RAG.lab("checker", {
@@ -146,7 +164,7 @@
       return state;
     },
 
-    props(state, input) {
+    props(state, input, local) {
       const { data, own } = input;
       const tracer = data.tracers.find((t) => t.id === state.q);
       const claim = tracer.claims[state.c];
@@ -165,7 +183,13 @@
                  marks: cited && quoteFound ? quoteMarks(p.text, quote) : null };
       });
       const cited = sources.find((s) => s.cited);
+      const answer = RAG.viewSpec("answer");
+      const answerProps = answer.props(null, {
+        corpus, text: tracer.answer_text, current: state.c, unbacked: own.unbacked,
+        claims: tracer.claims.map((c, i) => ({ in_answer: c.in_answer, ok: i === state.c ? result.ok : !tracer.sent_problems[i].length })),
+        label: "Illustrative \u00b7 sentence by sentence", prefix: "checker" });
       return {
+        answer, answerProps, moved: movedFrom(data, state, local.mine),
         text, source, quote, problems: result.problems, groups, sources,
         pieces: quoteFound ? lookedFor(RAG.engine.normalize(cited.text), quote).length : 0, marked: Boolean(cited && cited.marks),
         case: caseOf(own.cases, state, claim),
@@ -177,6 +201,7 @@
       const unknown = groups.source.length > 0;
       return [
         h("p", { class: "lab-status" }, status(props.problems)),
+        props.moved ? h("p", { class: "checker-moved" }, props.moved) : null,
         props.case ? caseNote(props.case) : null,
         h("dl", { class: "checker-claim no-js-only" },
           h("div", null, h("dt", null, "Claim"), h("dd", { class: "checker-claim-text" }, props.text)),
@@ -189,6 +214,7 @@
             "Not checked: there is no such source to look in.", found(props)),
           checkRow("Every number in the claim is in the quote", groups.numbers, unknown,
             "Not checked: there is no such source.", "No number of the claim is missing from the quote.")),
+        props.answer.view(props.answerProps),
         h("h4", null, `The ${props.sources.length} passages sent with this answer`),
         h("ol", { class: "results checker-sources" }, props.sources.map(sourceRow)),
       ];
@@ -197,6 +223,8 @@
     summary(props) {
       return props.problems.length ? `${status(props.problems)} ${props.problems.join("; ")}.` : status(props.problems);
     },
+
+    local: { mine: null },
 
     // For the tests, which hold the marks to engine/citations.py's pieces.
     quoteMarks,
@@ -228,9 +256,11 @@
         }
       };
       const set = (patch, options) => { ctx.set(patch, options); sync(); };
+      // The reader's own state, kept while a case shows (drawn on the next set or show).
+      const keep = (mine) => { ctx.local = { ...ctx.local, mine }; };
 
-      ctx.on(field("q"), "change", () => set({ q: field("q").value, c: 0, ...UNEDITED }));
-      ctx.on(field("c"), "change", () => set({ c: field("c").value, ...UNEDITED }));
+      ctx.on(field("q"), "change", () => { keep(null); set({ q: field("q").value, c: 0, ...UNEDITED }); });
+      ctx.on(field("c"), "change", () => { keep(null); set({ c: field("c").value, ...UNEDITED }); });
       for (const key of FIELDS) {
         ctx.on(field(key), "input", () => set({ [key]: field(key).value }, { announce: "later" }));
       }
@@ -247,18 +277,33 @@
           quote.splice(Math.floor(quote.length / 2), 1);
           set({ quote: quote.join(" ") });
         },
-        reset: () => set(UNEDITED),
+        // Back to the reader's own answer, claim and edits when a case moved them; else the claim as written.
+        reset: () => {
+          const mine = ctx.local.mine;
+          keep(null);
+          set(mine ? { ...UNEDITED, ...mine } : UNEDITED);
+        },
       };
       for (const button of ctx.findAll("button[data-action]")) {
         ctx.on(button, "click", () => actions[button.dataset.action]());
       }
       for (const button of ctx.findAll("button[data-case]")) {
         const shown = own.cases.find((c) => c.id === button.dataset.case);
-        ctx.on(button, "click", () => set({ q: shown.q, c: shown.c, ...UNEDITED, ...shown.edits }));
+        ctx.on(button, "click", () => {
+          if (!ctx.local.mine) keep({ ...ctx.state });
+          set({ q: shown.q, c: shown.c, ...UNEDITED, ...shown.edits });
+          // The case's explanation is drawn below the controls: bring it (and what it moved) into view.
+          const note = ctx.output.querySelector(".checker-case");
+          if (note) note.scrollIntoView({ block: "nearest" });
+        });
       }
       // A link, Back or Forward changes the state through the runtime (its listener runs first),
-      // and so does the link the lab starts from, once this setup is done.
-      ctx.on(window, "hashchange", sync);
+      // and so does the link the lab starts from, once this setup is done. A link is a state of
+      // its own: the reader's state from before a case is forgotten.
+      ctx.on(window, "hashchange", () => {
+        if (ctx.local.mine) ctx.show({ mine: null });
+        sync();
+      });
       queueMicrotask(sync);
     },
   });

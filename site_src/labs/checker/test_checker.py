@@ -150,7 +150,7 @@ def test_the_data_step_gives_the_view_each_case_and_keeps_the_verdicts_for_the_t
     got = checker.data(build_of([case(claim_true=False)]))
     assert got == {"cases": [{"id": "c1", "rule": "Rule", "label": "Label", "q": "t1", "c": 0,
                               "edits": {"quote": "stop at 100\u00a0MB"}, "claim_true": False, "note": "Note."}],
-                   "expected": {"c1": []}}
+                   "expected": {"c1": []}, "unbacked": "no claim backs this sentence"}
     assert checker.BUILD_ONLY == ("expected",)
 
 
@@ -298,6 +298,34 @@ def test_the_view_shows_each_case_with_the_verdict_it_must_have_and_its_lesson(v
     assert by_id["non-breaking-hyphen"]["marks"] == ["Going over the limit returns error QB-4290"]
     assert by_id["entity"]["marks"] == ["100 MB for Free"]
     assert by_id["short-quote"]["badges"] == ["pass", "fail", "pass"] and by_id["short-quote"]["marks"] == []
+
+
+def sentences_read(node) -> list[tuple[str, list[str]]]:
+    """The answer view's sentences: each one's text and its badges (its claims, or the flag)."""
+    return [(text(li.css_first(".answer-sentence-text")), [text(b) for b in li.css(".answer-backing .badge")])
+            for li in node.css('[data-view="answer"] li.answer-sentence')]
+
+
+def test_the_whole_answer_is_read_and_its_unbacked_sentences_flagged(views):
+    # Written by hand from corpus/tracers.yaml: the claim checked is marked, and the sample reply's
+    # last sentence ("An older page ...") and first have no claim behind them.
+    got = markup(views.draw("checker", {"q": "refund-three-weeks", "c": 1}).html)
+    assert sentences_read(got) == [
+        ("Not for the current period.", ["no claim backs this sentence"]),
+        ("Paid plans are refundable only within 14 days of the payment, and three weeks is past that [refund-new].",
+         ["claim 1 · pass"]),
+        ("You can still cancel: that stops all future charges, but the current billing period is not refunded "
+         "[refund-new].", ["claim 2 · pass · checked above"]),
+        ("An older page promising money back for longer has been superseded.", ["no claim backs this sentence"]),
+    ]
+    assert text(got.css_first(".answer-tally")) == "No claim backs 2 of the 4 sentences: no check ran on them."
+    assert text(got.css_first('[data-view="answer"] .illustrative-label')) == "Illustrative · sentence by sentence"
+    # A claim edited to fail is shown failing where it backs its sentence.
+    broken = markup(views.draw("checker", {"q": "refund-three-weeks", "c": 0, "quote": "refundable within 1"}).html)
+    assert sentences_read(broken)[1] == (sentences_read(got)[1][0], ["claim 1 · fail · checked above"])
+    okta = markup(views.draw("checker", {"q": "okta-login", "c": 0}).html)
+    assert [badges for _, badges in sentences_read(okta)] == [
+        ["no claim backs this sentence"], ["claim 1 · pass · checked above", "claim 2 · pass"], ["claim 3 · pass"]]
 
 
 def test_an_edit_that_is_no_case_shows_no_case(views, data):
@@ -456,6 +484,48 @@ def test_each_case_button_applies_its_edit_into_the_fields_and_the_link(desktop,
     section.locator('textarea[name="checker-text"]').fill("Something else entirely.")
     expect(section.locator(".checker-case")).to_have_count(0)
     expect(section.locator('button[data-case][aria-pressed="true"]')).to_have_count(0)
+
+
+def in_viewport(locator) -> bool:
+    box = locator.bounding_box()
+    size = locator.page.viewport_size
+    return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= size["height"] + 1  # a pixel for subpixel layout
+
+
+@pytest.mark.browser
+def test_a_case_says_it_moved_the_answer_and_reset_brings_back_the_readers_own_edits(desktop, data):
+    """Issue 24's fault: after "A curly apostrophe" then Reset, the reader's refund edits were
+    checked against sso-1, and the case's explanation started below the fold at 1280 x 900."""
+    section = lab(desktop, "checker")
+    section.locator('select[name="checker-q"]').select_option("refund-three-weeks")
+    section.locator('textarea[name="checker-quote"]').fill("Paid plans are refundable within 21 days")
+    mine = fields(section)
+    section.evaluate("s => s.scrollIntoView({block: 'start'})")  # the lab read from its top, as a reader starts it
+    section.locator('button[data-case="curly-apostrophe"]').click()
+    note, moved = section.locator(".checker-case"), section.locator(".checker-moved")
+    expect(note).to_have_attribute("data-case", "curly-apostrophe")
+    expect(moved).to_have_text("The case moved the Answer menu to “How do I log in with Okta?” (claim 3), from “Can I get a "
+                               "refund after three weeks?” (claim 1). Reset takes you back to your own, with your edits.")
+    assert in_viewport(note) and in_viewport(moved), ("the case's explanation is off screen", note.bounding_box(), moved.bounding_box())
+    section.get_by_role("button", name="Reset").click()
+    expect(section.locator('select[name="checker-q"]')).to_have_value("refund-three-weeks")
+    expect(section.locator('select[name="checker-c"]')).to_have_value("0")
+    assert fields(section) == mine
+    expect(moved).to_have_count(0)
+    # The reader edits on: checked against the refund answer's passages, not sso-1.
+    section.locator('textarea[name="checker-quote"]').fill("Paid plans are refundable within 30 days")
+    text_, source, quote = fields(section)
+    expected = check_claim(Claim(text_, source, quote), sent_sources(data, "refund-three-weeks")).problems
+    assert expected == ["quote not found in source 'refund-new'", "number 14 in the claim is not in the quote"]
+    expect(section.locator(".checker-checks .checker-problem")).to_have_text(expected)
+    # Reset with no case behind it: the claim as written.
+    section.get_by_role("button", name="Reset").click()
+    claim = next(t for t in data["tracers"] if t["id"] == "refund-three-weeks")["claims"][0]
+    assert fields(section) == [claim["text"], claim["source"], claim["quote"]]
+    # And the answer read below the checks flags the sample reply's sentence that no claim backs.
+    sentence = section.locator('[data-view="answer"] li.answer-sentence', has_text="An older page promising money back")
+    expect(sentence.locator(".answer-unbacked")).to_have_text("no claim backs this sentence")
+    expect(sentence.locator(".answer-unbacked")).to_be_visible()
 
 
 @pytest.mark.browser

@@ -6,14 +6,17 @@ the cut-off the rerank stage applies (the rerank lab's default threshold), so th
 which passages the prompt carries that a cut-off would have dropped: the prompt takes the fused
 list.
 
-Example: data(build) -> {"depth": 5, "cutoff": 0.5, "stages": [["dense", "Dense"], ...]}
+Example: data(build) -> {"depth": 5, "cutoff": 0.5, "stages": [["dense", "Dense"], ...],
+                          "unbacked": "no claim backs this sentence"}
          (with the illustrative rerank scores)
 """
 
 from builder.reranking import threshold_control
+from engine.citations import UNBACKED
 
 STATE = {"q": "upload-4021", "stage": "all"}  # the state the page opens on
-SCRIPTS = ("engine",)  # the engine's ranking twin: tied ranks (RAG.engine.places, through RAG.kit)
+SCRIPTS = ("engine",)  # the engine's twins: tied ranks (RAG.engine.places, through RAG.kit), the answer's sentences
+VIEWS = ("answer",)  # site_src/views/answer.js draws the answer sentence by sentence in the check stage
 DEPTH = 5  # rows each ranked list shows
 # The stages in order, each with the name its radio and its heading's step give it.
 STAGES = [["dense", "Dense"], ["bm25", "BM25"], ["fused", "Fused"], ["rerank", "Rerank"],
@@ -21,4 +24,5 @@ STAGES = [["dense", "Dense"], ["bm25", "BM25"], ["fused", "Fused"], ["rerank", "
 
 
 def data(build) -> dict:
-    return {"depth": DEPTH, "cutoff": threshold_control(build.data["rerank"])["threshold"], "stages": STAGES}
+    return {"depth": DEPTH, "cutoff": threshold_control(build.data["rerank"])["threshold"], "stages": STAGES,
+            "unbacked": UNBACKED}

@@ -130,11 +130,14 @@
   function checkStage(props) {
     const { tracer } = props;
     return stage(props, "check", true, head(7, "Citation check"),
-      note("The claims the answer makes, each with the source it cites and its quote, checked by ",
+      note("Each sentence of the answer with the claims that stand for its words: a sentence no claim backs was ",
+        "checked by nothing. Then the claims, each with the source it cites and its quote, checked by ",
         h("code", null, "check_citations"), " against the passages sent."),
+      props.answer.view(props.answerProps),
       h("div", { class: "table-scroll" }, h("table", { class: "trace-claims" },
-        h("thead", null, h("tr", null, ["Claim", "Cites", "Quote", "Check"].map((name) => h("th", { scope: "col" }, name)))),
-        h("tbody", null, tracer.claims.map((c) => h("tr", null,
+        h("thead", null, h("tr", null, ["#", "Claim", "Cites", "Quote", "Check"].map((name) => h("th", { scope: "col" }, name)))),
+        h("tbody", null, tracer.claims.map((c, i) => h("tr", null,
+          h("th", { scope: "row", class: "trace-claim-number" }, `claim ${i + 1}`),
           h("td", null, c.text),
           h("td", null, h("code", null, c.source)),
           h("td", null, `\u201c${c.quote}\u201d`),
@@ -157,7 +160,8 @@
     };
     return h("p", { class: "lab-lesson trace-readout" }, rights.length > 1 ? "Right passages: " : "Right passage ",
       rights.map((pid, i) => [i ? "; " : "", h("code", null, pid), stages(pid)]),
-      `. Citations: ${passed} of ${tracer.claims.length} pass every check.`);
+      `. Citations: ${passed} of ${tracer.claims.length} pass every check; ` +
+      `${RAG.plural(props.unbacked, "sentence")} of ${props.answerProps.sentences.length} backed by no claim.`);
   }
 
   RAG.lab("tracer", {
@@ -176,6 +180,11 @@
       const fused = new Map(runs.hybrid);
       // The prompt takes the fused list; the rerank stage says what a cut-off would keep.
       const kept = rerank.filter(([, value]) => value >= own.cutoff).map(([pid]) => pid);
+      const answer = RAG.viewSpec("answer");
+      const answerProps = answer.props(null, {
+        corpus: input.corpus, text: tracer.answer_text, claims: tracer.claims, current: null, unbacked: own.unbacked,
+        label: "Illustrative \u00b7 sentence by sentence", cite: (text) => answerNodes(text, tracer.sent),
+        prefix: "tracer" });
       return {
         q: state.q, stages: own.stages, at: own.stages.findIndex(([key]) => key === state.stage),
         tracer, rights: input.corpus.rightPassages(question), sent: tracer.sent, runs, rerank,
@@ -185,6 +194,7 @@
         model: data.model.name, fusionDepth: data.settings.fusion_depth, rrfK: data.settings.rrf_k,
         promptTokens: data.prompt_tokens[state.q][String(tracer.sent.length)], tokenizer: data.tokens.tokenizer,
         passages: Object.fromEntries(data.passages.map((p) => [p.id, p])),
+        answer, answerProps, unbacked: answerProps.sentences.filter((s) => !s.claims.length).length,
       };
     },
 

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import expect
 
+from engine.citations import answer_sentences
 from engine.ranking import places, rank_label
 from site_src.labs.tracer import data as tracer_lab
 from support.browser import VIEWPORTS
@@ -29,13 +30,14 @@ PICKER = 'select[data-picker="question"]'
 def test_the_lab_opens_on_the_first_tracer_with_every_stage(data):
     assert tracer_lab.STATE == {"q": data["tracers"][0]["id"], "stage": "all"}
     assert data["labs"]["tracer"] == {"depth": tracer_lab.DEPTH, "cutoff": data["labs"]["rerank"]["control"]["threshold"],
-                                      "stages": [[key, label] for key, label in zip(STAGES, LABELS)]}
+                                      "stages": [[key, label] for key, label in zip(STAGES, LABELS)],
+                                      "unbacked": "no claim backs this sentence"}
 
 
 def test_its_cut_off_is_the_rerank_labs_default_threshold():
     illustrative = SimpleNamespace(data={"rerank": {"source": "illustrative", "by_question": {}}})
     assert tracer_lab.data(illustrative) == {"depth": tracer_lab.DEPTH, "cutoff": 0.5,
-                                             "stages": tracer_lab.STAGES}
+                                             "stages": tracer_lab.STAGES, "unbacked": "no claim backs this sentence"}
     # A real cross-encoder's scores are logits around 0: the cut-off is 0.
     model = SimpleNamespace(data={"rerank": {"source": "model", "by_question": {"q": [["a", 3.2], ["b", -4.1]]}}})
     assert tracer_lab.data(model)["cutoff"] == 0.0
@@ -76,10 +78,13 @@ def expected_readout(data, tracer):
     where = (f"sent to the model at position {sent.index(answer) + 1} of {len(sent)}" if answer in sent
              else "not sent to the model")
     passed = sum(c["ok"] for c in tracer["claims"])
+    sentences = answer_sentences(tracer["answer_text"], [c["in_answer"] for c in tracer["claims"]])
+    unbacked = sum(not s.backed for s in sentences)
     return (f"Right passage {answer}: dense rank {rank_in(runs['dense'], answer) or '–'}, "
             f"BM25 rank {rank_in(runs['bm25'], answer) or 'none (not in the list)'}, "
             f"fused rank {rank_in(runs['hybrid'], answer) or 'none'}, rerank {rank_in(rerank, answer) or 'none'}"
-            f"{illustrative}; {where}. Citations: {passed} of {len(tracer['claims'])} pass every check.")
+            f"{illustrative}; {where}. Citations: {passed} of {len(tracer['claims'])} pass every check; "
+            f"{unbacked} sentence{'' if unbacked == 1 else 's'} of {len(sentences)} backed by no claim.")
 
 
 def check_tracer(html, data, tracer):
@@ -133,9 +138,34 @@ def check_tracer(html, data, tracer):
         assert cells[0] == claim["text"] and cells[1] == claim["source"] and cells[2] == f"“{claim['quote']}”"
         assert cells[3].split()[0] == ("pass" if claim["ok"] else "fail")
         assert [text(p) for p in row.css(".checker-problem")] == claim["problems"]
+    # The answer read sentence by sentence, as engine/citations.py reads it.
+    expected = [(s.text, [f"claim {i + 1} · {'pass' if tracer['claims'][i]['ok'] else 'fail'}" for i in s.claims]
+                 or ["no claim backs this sentence"])
+                for s in answer_sentences(tracer["answer_text"], [c["in_answer"] for c in tracer["claims"]])]
+    assert sentences_read(stage("check")) == expected
+    assert [text(th) for th in drawing.css(".trace-claims tbody th")] == [f"claim {i}" for i in range(1, len(rows) + 1)]
     guardrail = "; ".join(tracer["guardrail"]) or "no links, e-mail addresses or requests for credentials found."
     assert text(drawing.css_first(".trace-guardrail")) == f"Output guardrail on the answer: {guardrail}"
     assert text(drawing.css_first(".trace-readout")) == expected_readout(data, tracer)
+
+
+def sentences_read(node) -> list[tuple[str, list[str]]]:
+    """The answer view's sentences: each one's text and its badges (its claims, or the flag)."""
+    return [(text(li.css_first(".answer-sentence-text")), [text(b) for b in li.css(".answer-backing .badge")])
+            for li in node.css('[data-view="answer"] li.answer-sentence')]
+
+
+def test_the_sample_replys_unbacked_sentences_are_flagged(views, data):
+    # Written by hand from corpus/tracers.yaml: its last sentence has no claim, nor has its first.
+    got = sentences_read(markup(views.draw("tracer", {"q": "refund-three-weeks", "stage": "check"}).html))
+    assert got == [
+        ("Not for the current period.", ["no claim backs this sentence"]),
+        ("Paid plans are refundable only within 14 days of the payment, and three weeks is past that [refund-new].",
+         ["claim 1 · pass"]),
+        ("You can still cancel: that stops all future charges, but the current billing period is not refunded "
+         "[refund-new].", ["claim 2 · pass"]),
+        ("An older page promising money back for longer has been superseded.", ["no claim backs this sentence"]),
+    ]
 
 
 def shown_stages(html) -> list[str]:
@@ -200,6 +230,18 @@ def test_without_javascript_the_default_shows_every_stage_and_no_buttons(make_pa
         expect(section.locator(f'.trace-stage[data-stage="{key}"]')).to_be_visible()
     expect(section.locator(".trace-step")).to_be_hidden()
     check_tracer(section.locator(".lab-output").inner_html(), data, data["tracers"][0])
+
+
+@pytest.mark.browser
+def test_the_check_stage_flags_the_sample_replys_sentence_no_claim_backs(desktop, data):
+    section = lab(desktop, "tracer")
+    section.locator(PICKER).select_option("refund-three-weeks")
+    section.locator('input[name="tracer-stage"][value="check"] + span').click()
+    sentence = section.locator('[data-view="answer"] li.answer-sentence', has_text="An older page promising money back")
+    expect(sentence.locator(".answer-unbacked")).to_have_text("no claim backs this sentence")
+    expect(sentence.locator(".answer-unbacked")).to_be_visible()
+    expect(section.locator('[data-view="answer"] .illustrative-label')).to_be_visible()
+    show_all(section, data["tracers"][0]["id"])
 
 
 @pytest.mark.browser
