@@ -4,29 +4,38 @@ with the page's other screenshots (test-artifacts/screenshots/)."""
 
 from pathlib import Path
 
-from support.browser import VIEWPORTS, element_screenshot
+from support.browser import VIEWPORTS
+from support.paths import SCREENSHOTS
 
 SCHEMES = ("light", "dark")
 
 
-def shoot_everywhere(page, selector: str, name: str, before=None) -> list[Path]:
+def shoot_everywhere(page, selector: str, name: str, check=None) -> list[Path]:
     """<name>-<device>-<scheme>.png for the phone (360 px) and the desktop (1280 px), light and
-    dark; `before(page)` runs after each change of size (a lab that lays out again). Each shot
+    dark. One resize per width (taller if the element needs it: Chromium's shots of an element
+    taller than the viewport time out on this long page), then `check(page, device)`; each shot
     must hold a drawing (more than 5 KB) and nothing of the page may stick out sideways.
 
     Example: shoot_everywhere(page, "#lab-angles figure", "picture-angles") -> [..., picture-angles-phone-dark.png]
     """
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shots = []
     size = page.viewport_size
+    element = page.locator(selector).first
     try:
-        for device, viewport in VIEWPORTS.items():
+        for turn, (device, viewport) in enumerate(VIEWPORTS.items()):
             page.set_viewport_size(viewport)
-            for scheme in SCHEMES:
+            tall = element.evaluate("el => Math.ceil(el.getBoundingClientRect().height)")
+            if tall + 40 > viewport["height"]:
+                page.set_viewport_size({"width": viewport["width"], "height": tall + 40})
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"], device
+            if check:
+                check(page, device)
+            # light, dark, then dark, light: one change of scheme fewer (each restyles the whole page)
+            for scheme in SCHEMES[::-1] if turn % 2 else SCHEMES:
                 page.emulate_media(color_scheme=scheme)
-                if before:
-                    before(page)
-                assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"], (device, scheme)
-                shot = element_screenshot(page, selector, f"{name}-{device}-{scheme}")
+                shot = SCREENSHOTS / f"{name}-{device}-{scheme}.png"
+                element.screenshot(path=str(shot))
                 assert shot.stat().st_size > 5_000, shot
                 shots.append(shot)
     finally:

@@ -43,7 +43,7 @@
   const GAP = 8;
   const LEFT = 58;
   const TOP = 10;
-  const BOTTOM = 44;
+  const BOTTOM = 52;
   const DOT = 4;              // a dot's radius; dots in one cell sit at least 2 DOT + 1 apart
   const SHAPES = { words: "circle", paraphrase: "ring", typed: "square" };
   const GROUP_NAMES = { words: "in the help center's words", paraphrase: "paraphrase", typed: "typed" };
@@ -127,11 +127,11 @@
         h("line", { class: "winners-diagonal", x1: RAG.fixed(centre(1, depth, x0), 1), y1: RAG.fixed(centre(1, depth, y0), 1),
           x2: RAG.fixed(centre(depth + 1, depth, x0), 1), y2: RAG.fixed(centre(depth + 1, depth, y0), 1) }),
         h("g", { class: "winners-ticks" },
-          ticks.map((cell) => h("text", { class: "label-muted winners-tick-bm25", x: RAG.fixed(centre(cell, depth, x0), 1), y: y0 + span + 16,
+          ticks.map((cell) => h("text", { class: "label-muted winners-tick-bm25", x: RAG.fixed(centre(cell, depth, x0), 1), y: y0 + span + 18,
             "text-anchor": "middle", "data-cell": String(cell) }, tickText(cell))),
           ticks.map((cell) => h("text", { class: "label-muted winners-tick-dense", x: x0 - 8, y: RAG.fixed(centre(cell, depth, y0) + 4, 1),
             "text-anchor": "end", "data-cell": String(cell) }, tickText(cell)))),
-        h("text", { class: "label winners-axis", x: RAG.fixed(x0 + span / 2, 1), y: y0 + span + 36, "text-anchor": "middle" }, "BM25 rank \u2192"),
+        h("text", { class: "label winners-axis", x: RAG.fixed(x0 + span / 2, 1), y: y0 + span + 44, "text-anchor": "middle" }, "BM25 rank \u2192"),
         h("text", { class: "label winners-axis", x: 14, y: RAG.fixed(y0 + span / 2, 1), "text-anchor": "middle",
           transform: `rotate(-90 14 ${RAG.fixed(y0 + span / 2, 1)})` }, "\u2190 dense rank"),
         h("g", { class: "winners-spans" }, spans(list, depth)),
