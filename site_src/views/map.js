@@ -32,9 +32,11 @@
   const percent = (share) => `${RAG.fixed(share * 100, 1)}%`;
   const rounded = (v) => RAG.engine.roundTo(v, 1);  // the drawing's tenths, as data.py's round(v, 1)
   const LABELLED = 3;       // the nearest passages named on the map (the right passages always are)
-  const LABEL = { size: 19, char: 11.6, line: 20 };  // a label's font size in SVG units (map.css), its estimated character width and height
-  const SPOTS = [[12, 6, "start"], [-12, 6, "end"], [0, -12, "middle"], [0, 24, "middle"], [12, -10, "start"], [-12, -10, "end"],
-    [12, 22, "start"], [-12, 22, "end"], [0, -32, "middle"], [0, 44, "middle"]];  // around a dot, in order of preference
+  // A label's box, estimated for its largest font (map.css: 26 units in a narrow view, where the
+  // drawing is shrunk most; 19 elsewhere): a monospace character's width, and a line's height.
+  const LABEL = { char: 15.9, line: 27 };
+  const SPOTS = [[12, 8, "start"], [-12, 8, "end"], [0, -12, "middle"], [0, 30, "middle"], [12, -12, "start"], [-12, -12, "end"],
+    [12, 28, "start"], [-12, 28, "end"], [0, -38, "middle"], [0, 56, "middle"]];  // around a dot, in order of preference
 
   /** Labels for the dots named: each at the first spot around its dot whose box is inside the
    *  frame and clear of the labels placed before it and of every other dot (`dots`, with the

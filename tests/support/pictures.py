@@ -8,6 +8,7 @@ from support.browser import VIEWPORTS
 from support.paths import SCREENSHOTS
 
 SCHEMES = ("light", "dark")
+HEADER = 90  # px kept free above the picture for the page's sticky bars
 
 
 def shoot_everywhere(page, selector: str, name: str, check=None) -> list[Path]:
@@ -26,8 +27,10 @@ def shoot_everywhere(page, selector: str, name: str, check=None) -> list[Path]:
         for turn, (device, viewport) in enumerate(VIEWPORTS.items()):
             page.set_viewport_size(viewport)
             tall = element.evaluate("el => Math.ceil(el.getBoundingClientRect().height)")
-            if tall + 40 > viewport["height"]:
-                page.set_viewport_size({"width": viewport["width"], "height": tall + 40})
+            if tall + HEADER + 20 > viewport["height"]:
+                page.set_viewport_size({"width": viewport["width"], "height": tall + HEADER + 20})
+            # Below the page's sticky bars (a phone's contents bar would cover the picture's top).
+            element.evaluate(f"el => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - {HEADER})")
             assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"], device
             if check:
                 check(page, device)
