@@ -1,17 +1,20 @@
 """Cosine as an angle (site_src/labs/angles/): angles from cosines, the three passages chosen
 for each question, how the drawing's angles between passages follow from the sides chosen, on
 cases worked by hand; the lab's data against the build's own vectors; the view in Node for
-every preset (the tables, and each arrow drawn at its angle); in Chromium the picker and a
-360 px phone."""
+every preset (the tables, each arrow drawn at its angle, arrows too close on the plane drawn
+apart with a note that says so); in Chromium the picker, a 360 px phone, and screenshots of the
+drawing at 360 and 1280 px in both themes."""
 
 import math
 
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 
 from site_src.labs.angles import data as angles
 from support.caches import build_vectors
 from support.labs import hash_of, lab, open_page
+from support.pictures import shoot_everywhere
 from support.views import markup, text
 
 
@@ -94,6 +97,20 @@ def arrow_angles(node):
     return found
 
 
+APART = 6.0  # degrees: the page draws arrows closer than this on the plane this far apart, and says so
+
+
+def signed(found):
+    return {name: angle * side for name, (angle, side) in found.items()}
+
+
+def crowded_pairs(record):
+    """The pairs of arrows closer than APART on the plane, worked from the data: a passage and the
+    question (its angle), or two passages (their angle on the plane, drawn_angle)."""
+    close = [("question", p["id"], p["angle"]) for p in record["passages"] if p["angle"] < APART]
+    return close + [(pair["a"], pair["b"], pair["drawn"]) for pair in record["pairs"] if pair["drawn"] < APART]
+
+
 def test_the_view_draws_each_passage_at_its_angle_and_lists_both_kinds_of_angle(views, data):
     own = data["labs"]["angles"]["questions"]
     questions = [q for q in data["questions"] if q["answer"]]
@@ -104,9 +121,13 @@ def test_the_view_draws_each_passage_at_its_angle_and_lists_both_kinds_of_angle(
         record = own[q["id"]]
         drawn = arrow_angles(node)
         assert drawn["question"] == (0.0, 0)
+        moved = {name for a, b, _ in crowded_pairs(record) for name in (a, b)}
         for p in record["passages"]:
-            assert drawn[p["id"]][0] == pytest.approx(p["angle"], abs=0.2), (q["id"], p["id"])
-            assert drawn[p["id"]][1] == p["side"]
+            if p["id"] in moved:   # pushed apart, never by more than APART
+                assert abs(signed(drawn)[p["id"]] - p["side"] * p["angle"]) <= APART + 0.2, (q["id"], p["id"])
+            else:
+                assert drawn[p["id"]][0] == pytest.approx(p["angle"], abs=0.2), (q["id"], p["id"])
+                assert drawn[p["id"]][1] == p["side"]
         rows = [[text(cell) for cell in row.css("th, td")] for row in node.css("table.angles-table")[0].css("tbody tr")]
         assert rows == [[f"{p['id']} {roles[p['role']]}", minus(f"{p['cosine']:.3f}"), f"{p['angle']:.1f}°"]
                         for p in record["passages"]]
@@ -124,8 +145,34 @@ def test_the_view_draws_each_passage_at_its_angle_and_lists_both_kinds_of_angle(
                               "ranks it higher.")
         worst = record["pairs"][record["worst"]]
         assert text(node.css_first(".angles-loss")).endswith(
-            f"the worst here is {worst['a']} and {worst['b']}, drawn {worst['drawn']:.1f}° apart, really {worst['angle']:.1f}°.")
+            f"the worst here is {worst['a']} and {worst['b']}, {worst['drawn']:.1f}° apart on the plane, really {worst['angle']:.1f}°.")
         assert drawing.summary == status
+
+
+def test_arrows_closer_than_a_few_degrees_are_drawn_apart_and_the_figure_says_so(views, data):
+    own = data["labs"]["angles"]["questions"]
+    questions = [q for q in data["questions"] if q["answer"]]
+    crowded = 0
+    for q, drawing in zip(questions, views.draw_many("angles", [{"q": q["id"]} for q in questions])):
+        node = markup(drawing.html)
+        at = sorted(signed(arrow_angles(node)).values())
+        # Coordinates are drawn to 0.1 unit at a radius of about 106 units: 0.1 degree of slack.
+        assert min(b - a for a, b in zip(at, at[1:])) >= APART - 0.1, q["id"]
+        close = crowded_pairs(own[q["id"]])
+        note = node.css_first(".angles-moved")
+        if not close:
+            assert note is None, q["id"]
+            continue
+        crowded += 1
+        said = text(note)
+        assert said.startswith("Moved apart to be read: ") and said.endswith(
+            f"so their arrows are drawn {APART:.0f}° apart (one would hide the other). The angles in the tables are exact."), said
+        for a, b, apart in close:
+            named = "the question" if a == "question" else a
+            assert f"{named} and {b} are {apart:.1f}° apart on this plane" in said, (q["id"], said)
+    assert crowded >= 1, "no preset has arrows that close: the test proves nothing"
+    g30 = text(markup(views.draw("angles", {"q": "g30"}).html).css_first(".angles-moved"))
+    assert "err-4021 and export-markdown are 0.4° apart on this plane" in g30
 
 
 def test_the_drawing_holds_every_label_inside_its_frame(views, data):
@@ -171,3 +218,27 @@ def test_the_drawing_and_its_tables_fit_a_360_pixel_phone(make_page, site_url, d
         inside = section.locator(".lab-output").evaluate("""out => { const edge = out.getBoundingClientRect().right;
             return [...out.querySelectorAll('svg, th, td')].every(el => el.getBoundingClientRect().right <= edge + 0.5); }""")
         assert inside, f"{q}: a cell or the drawing reaches past the lab's edge"
+
+
+@pytest.fixture(scope="module")
+def shared(make_page_module, site_url):
+    return open_page(make_page_module, site_url, "#lab-angles?q=g30")
+
+
+@pytest.mark.browser
+def test_screenshots_of_the_drawing_with_arrows_moved_apart(shared):
+    section = lab(shared, "angles")
+    expect(section.locator(".angles-moved")).to_contain_text("err-4021 and export-markdown are 0.4° apart")
+
+    def largest(page, device):
+        """On a desktop the drawing is the largest thing in the lab; on a phone it takes the lab's whole width."""
+        out = section.locator(".lab-output")
+        if device == "desktop":
+            areas = out.evaluate("""out => [...out.querySelectorAll('svg.angles-drawing, table')]
+                .map(el => { const r = el.getBoundingClientRect(); return [el.tagName.toLowerCase(), r.width * r.height]; })""")
+            assert max(areas, key=lambda a: a[1])[0] == "svg", areas
+        else:
+            widths = out.evaluate("out => [out.clientWidth, out.querySelector('svg.angles-drawing').getBoundingClientRect().width]")
+            assert widths[1] >= widths[0] - 2, widths
+
+    shoot_everywhere(shared, "#lab-angles .angles-figure", "picture-angles-g30", check=largest)

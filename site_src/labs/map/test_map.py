@@ -5,6 +5,7 @@ plain arithmetic); the view in Node for every preset question; and in Chromium a
 asked live placed the way the build placed the presets, and the map fitting a 360 px phone."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from site_src.labs.map import data as map_lab
 from site_src.labs.map import projection
 from support.caches import build_vectors
 from support.labs import hash_of, lab, open_page
+from support.pictures import shoot_everywhere
 from support.views import markup, text
 
 
@@ -240,6 +242,32 @@ def test_the_caption_names_the_projection_and_states_every_share(views, data):
         assert "Each question is projected onto the same plane as the passages." in caption
 
 
+LABELLED = 3  # the page names the 3 nearest passages on the map, and the right passages always
+
+
+def test_the_right_passage_is_ringed_and_the_nearest_few_are_named_beside_their_dots(views, data):
+    own = data["labs"]["map"]
+    xy = dict(zip([p["id"] for p in data["passages"]], own["passages"]))
+    questions = [q for q in data["questions"] if q["answers"]]
+    for q, drawing in zip(questions, views.draw_many("map", [{"q": q["id"]} for q in questions])):
+        node = markup(drawing.html)
+        rings = {c.attributes["data-pid"]: (float(c.attributes["cx"]), float(c.attributes["cy"])) for c in node.css("circle.map-answer-ring")}
+        assert rings == {pid: tuple(xy[pid]) for pid in q["answers"]}, q["id"]
+        assert {c.attributes["data-pid"] for c in node.css("circle.map-passage.is-answer")} == set(q["answers"])
+        nearest = [pid for pid, _ in data["runs"][q["id"]]["dense"][:LABELLED]]
+        labels = {t.attributes["data-pid"]: t for t in node.css("text.map-label")}
+        assert set(labels) == set(nearest) | set(q["answers"]), q["id"]
+        width, height = own["size"]
+        for pid, label in labels.items():
+            assert text(label) == pid
+            x, y = float(label.attributes["x"]), float(label.attributes["y"])
+            assert 0 <= x <= width and 0 <= y <= height
+            # Beside its own dot: within a few label heights of it.
+            assert math.dist((x, y), xy[pid]) <= 60, (q["id"], pid)
+            assert ("is-answer" in label.attributes["class"]) == (pid in q["answers"])
+        assert text(node.css_first(".map-picked")) == "Tap or click a dot to name its passage."
+
+
 def test_the_view_refuses_a_question_nobody_searched(views):
     with pytest.raises(AssertionError, match="accept\\(\\) refused"):
         views.draw("map", {"q": "no-such-question"})
@@ -289,3 +317,38 @@ def test_the_map_fits_a_360_pixel_phone(make_page, site_url):
     # The dots grow on a narrow screen, so they stay big enough to see and tap.
     radius = section.locator("circle.map-passage").first.evaluate("c => c.getBoundingClientRect().width / 2")
     assert radius >= 4
+
+
+@pytest.fixture(scope="module")
+def shared(make_page_module, site_url):
+    return open_page(make_page_module, site_url, "#lab-map?q=upload-4021")
+
+
+LABEL_BOXES_JS = """s => [...s.querySelectorAll('text.map-label')].map(t => {
+    const r = t.getBoundingClientRect(); return {pid: t.dataset.pid, left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"""
+
+
+@pytest.mark.browser
+def test_a_tap_names_a_dot_labels_do_not_overlap_and_the_map_is_shot_everywhere(shared, data):
+    section = lab(shared, "map")
+    expect(section.locator(".map-picked")).to_have_text("Tap or click a dot to name its passage.")
+    passages = {p["id"]: p for p in data["passages"]}
+    dense = data["runs"]["upload-4021"]["dense"]
+    far = dense[-1][0]                      # a dot with no label: the tap is the only way to name it
+    box = section.locator(f'circle.map-passage[data-pid="{far}"]').bounding_box()
+    shared.mouse.click(box["x"] + box["width"] / 2 + 3, box["y"] + box["height"] / 2 + 2)   # a little off, as a finger is
+    expect(section.locator(".map-picked")).to_contain_text(f"{far} · {passages[far]['title']}")
+    expect(section.locator(".map-picked")).to_contain_text(f"cosine {dense[-1][1]:.3f} with the question, rank {len(dense)}")
+    expect(section.locator(f'circle.map-passage[data-pid="{far}"]')).to_have_class(re.compile(r"\bis-picked\b"))
+
+    def labels_apart(page, device):
+        svg = section.locator("svg.map").bounding_box()
+        boxes = section.evaluate(LABEL_BOXES_JS)
+        assert boxes, "no label drawn"
+        for i, a in enumerate(boxes):
+            assert svg["x"] - 1 <= a["left"] and a["right"] <= svg["x"] + svg["width"] + 1, (device, a)
+            for b in boxes[i + 1:]:
+                apart = a["right"] <= b["left"] or b["right"] <= a["left"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+                assert apart, (device, a["pid"], b["pid"])
+
+    shoot_everywhere(shared, "#lab-map .map-layout", "picture-map", check=labels_apart)

@@ -1,6 +1,7 @@
-/* The recall table: the hit rate at k of each retriever on the golden set, a bar chart with each
- * figure's 95% interval, the figures per group of questions, and the golden questions each
- * retriever misses, for the k the reader picks. Every figure is computed here from the corpus's
+/* The recall table: the hit rate at k of each retriever on the golden set, a curve of it for
+ * k = 1 to 10 (one line per retriever, its Wilson 95% interval a band around it, the k picked
+ * marked), the figures per group of questions, and the golden questions each retriever misses,
+ * for the k the reader picks. Every figure is computed here from the corpus's
  * runs with the engine's twins: each question's run as its reader gets it (RAG.engine.asReader),
  * where its first right passage lands whichever way ties go (hitPlace), the sure and possible
  * hits at k (hitsAtK: "36–37" when a tie straddles k), the Wilson interval of the sure hits. A
@@ -50,34 +51,60 @@
           h("td", { class: "num recall-interval" }, `${whole(r.lo)}\u2013${whole(r.hi)}%`))))));
   }
 
+  /** Labels at the lines' right ends, each at its line's height, pushed apart to `gap` units
+   *  (downwards in the order of their heights) so that none sits on another. */
+  function spaced(ys, gap) {
+    const order = ys.map((y, i) => ({ y, i })).sort((a, b) => a.y - b.y || a.i - b.i);
+    for (let j = 1; j < order.length; j++) order[j].y = Math.max(order[j].y, order[j - 1].y + gap);
+    const placed = [];
+    for (const { y, i } of order) placed[i] = y;
+    return placed;
+  }
+
+  /** The curve: each retriever's sure hits at k = 1..10 (a line), its Wilson interval (a band),
+   *  a ring where ties straddle k (the rate if every tie went the right way), the k picked marked. */
   function chart(props) {
-    const { left, width, row, top } = props.chart;
-    const height = top + props.rows.length * row + 8;
-    const x = (share) => RAG.fixed(left + width * share, 1);
+    const { left, width, top, height, bottom, right } = props.chart;
+    const ks = props.curve.ks;
+    const floor = props.curve.floor;
+    const x = (k) => left + (width * (k - ks[0])) / (ks[ks.length - 1] - ks[0]);
+    const y = (share) => top + height * (1 - (share - floor) / (1 - floor));
+    const at = (v) => RAG.fixed(v, 1);
+    const ticks = [];
+    for (let t = floor; t <= 1 + 1e-9; t += 0.1) ticks.push(Math.round(t * 10) / 10);
+    const lastY = props.curve.lines.map((line) => y(line.points[line.points.length - 1].hits / line.points[0].total));
+    const labelY = spaced(lastY, 17);
     return h("figure", { class: "figure recall-chart" },
-      h("svg", { role: "img", "aria-labelledby": "recall-chart-title recall-chart-desc", viewBox: `0 0 ${left + width + 62} ${height}`,
-                 class: "recall-bars" },
-        h("title", { id: "recall-chart-title" }, `Recall@${props.k} by retriever, with 95% intervals`),
+      h("svg", { role: "img", "aria-labelledby": "recall-chart-title recall-chart-desc", class: "recall-curve",
+                 viewBox: `0 0 ${left + width + right} ${top + height + bottom}` },
+        h("title", { id: "recall-chart-title" }, `Recall@k for k = ${ks[0]} to ${ks[ks.length - 1]} by retriever, with 95% intervals; k = ${props.k} marked`),
         h("desc", { id: "recall-chart-desc" }, props.rows.map(described).join("; ")),
-        h("g", { class: "recall-axis" }, [0, 50, 100].map((tick) => [
-          h("line", { class: "grid", x1: x(tick / 100), y1: top - 6, x2: x(tick / 100), y2: height - 4 }),
-          h("text", { class: "label-muted", x: x(tick / 100), y: top - 12, "text-anchor": "middle" }, `${tick}%`)])),
-        h("g", { class: "recall-rows" }, props.rows.map((r, i) => {
-          const y = top + i * row;
-          const [lo, hi] = [x(r.lo), x(r.hi)];
-          return [
-            h("text", { class: "label", x: left - 10, y: y + 17, "text-anchor": "end" }, r.short),
-            h("rect", { class: ["bar", r.id === props.highlight && "bar-hit"], x: left, y: y + 4,
-                        width: RAG.fixed(width * r.hits / r.total, 1), height: 18, rx: 3 }),
-            h("line", { class: "interval", x1: lo, y1: y + 13, x2: hi, y2: y + 13 }),
-            h("line", { class: "interval-cap", x1: lo, y1: y + 8, x2: lo, y2: y + 18 }),
-            h("line", { class: "interval-cap", x1: hi, y1: y + 8, x2: hi, y2: y + 18 }),
-            h("text", { class: "value", x: RAG.fixed(left + width + 8, 1), y: y + 17 }, pct(r.hits, r.total)),
-          ];
-        }))),
-      h("figcaption", null, "Bars: the hit rate at ", h("span", { class: "recall-k" }, String(props.k)),
-        ` (the sure hits; a tie that straddles k is no sure hit). The thin line across each bar is its 95% interval ` +
-        `(Wilson): with ${props.total} questions, the true rate could plausibly be anywhere on it.`));
+        h("g", { class: "recall-axis" },
+          ticks.map((t) => [
+            h("line", { class: "grid", x1: left, y1: at(y(t)), x2: left + width, y2: at(y(t)) }),
+            h("text", { class: "label-muted recall-tick-y", x: left - 6, y: at(y(t) + 4), "text-anchor": "end", "data-share": RAG.fixed(t, 1) },
+              `${whole(t)}%`)]),
+          ks.map((k) => h("text", { class: "label-muted recall-tick-k", x: at(x(k)), y: top + height + 18, "text-anchor": "middle" }, String(k))),
+          h("text", { class: "label recall-axis-title", x: at(left + width / 2), y: top + height + 40, "text-anchor": "middle" }, "k (the top k results)")),
+        h("g", { class: "recall-bands" }, props.curve.lines.map((line) => h("path", {
+          class: ["recall-band", `recall-${line.id}`], "data-retriever": line.id,
+          d: "M" + line.points.map((p) => `${at(x(p.k))} ${at(y(p.hi))}`).join("L") + "L" +
+            [...line.points].reverse().map((p) => `${at(x(p.k))} ${at(y(p.lo))}`).join("L") + "z" }))),
+        h("line", { class: "recall-k-line", x1: at(x(props.k)), y1: top - 4, x2: at(x(props.k)), y2: top + height }),
+        h("text", { class: "label recall-k-label", x: at(x(props.k)), y: top - 8, "text-anchor": "middle" }, `k = ${props.k}`),
+        h("g", { class: "recall-lines" }, props.curve.lines.map((line, i) => h("g", { class: ["recall-line", `recall-${line.id}`,
+          line.id === props.highlight && "is-highlight"], "data-retriever": line.id },
+          h("polyline", { points: line.points.map((p) => `${at(x(p.k))},${at(y(p.hits / p.total))}`).join(" ") }),
+          line.points.filter((p) => p.withTies > p.hits).map((p) => [
+            h("line", { class: "recall-tie", x1: at(x(p.k)), y1: at(y(p.hits / p.total)), x2: at(x(p.k)), y2: at(y(p.withTies / p.total)) }),
+            h("circle", { class: "recall-tie-ring", "data-k": String(p.k), cx: at(x(p.k)), cy: at(y(p.withTies / p.total)), r: "3.5" })]),
+          line.points.map((p) => h("circle", { class: "recall-point", "data-k": String(p.k), cx: at(x(p.k)), cy: at(y(p.hits / p.total)),
+            r: p.k === props.k ? "4.5" : "3" })),
+          h("text", { class: "label recall-line-label", x: left + width + 10, y: at(labelY[i] + 4) },
+            line.short))))),
+      h("figcaption", null, `Lines: the share of the ${props.total} golden questions with a right passage surely in the top k ` +
+        "(a tie that straddles k counts as a miss); a ring above a point: the share if every such tie went the right way. " +
+        `Bands: each point's 95% interval (Wilson): where the true rate plausibly lies. The axis starts at ${whole(floor)}%.`));
   }
 
   /** The hit rate per group of questions: where each retriever wins depends on how the question is asked. */
@@ -107,6 +134,22 @@
     ];
   }
 
+  /** Each retriever's hits at every k of the curve, with their Wilson interval, and where the
+   *  axis starts: the tenth at or below the lowest interval. Computed once per input. */
+  const curves = new WeakMap();
+  function curveOf(all, own) {
+    if (!curves.has(all)) {
+      const lines = own.retrievers.map((r) => ({ id: r.id, short: r.short, points: own.curve_ks.map((k) => {
+        const [hits, withTies, total] = RAG.engine.hitsAtK(all.map((m) => m.places[r.id]), k);
+        const [lo, hi] = RAG.engine.wilson(hits, total, own.z);
+        return { k, hits, withTies, total, lo, hi };
+      }) }));
+      const lowest = Math.min(...lines.flatMap((line) => line.points.map((p) => p.lo)));
+      curves.set(all, { ks: own.curve_ks, lines, floor: Math.floor(lowest * 10) / 10 });
+    }
+    return curves.get(all);
+  }
+
   RAG.lab("recall", {
     accept(next, input) {
       const k = Number(next.k);
@@ -133,7 +176,8 @@
         const top = Math.max(...cells.map((c) => c.hits));
         return { ...g, total: members.length, cells: cells.map((c) => ({ ...c, best: c.hits === top })) };
       });
-      return { k: state.k, rows, groups: byGroup, total: rows[0].total, chart: own.chart, highlight: own.highlight };
+      return { k: state.k, rows, groups: byGroup, total: rows[0].total, chart: own.chart, highlight: own.highlight,
+               curve: curveOf(all, own) };
     },
 
     view(props) {

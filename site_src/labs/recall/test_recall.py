@@ -16,7 +16,9 @@ from builder import evaluation
 from builder.evaluation import misses, paired, sign_test, wilson
 from site_src.labs.recall import data as recall
 from builder.search import recall_table
+from engine.access import as_reader
 from support.labs import hash_of, lab, open_page
+from support.pictures import shoot_everywhere
 from support.views import markup, text
 
 Z_95 = NormalDist().inv_cdf(0.975)  # the two-sided 95% quantile, computed here, never read from the module
@@ -165,11 +167,10 @@ def check_drawing(drawing, data, k):
     builder/search.py and builder/evaluation.py in Python must agree."""
     m = data["evaluation"]
     own = data["labs"]["recall"]
-    chart = own["chart"]
     names = {r["id"]: r["name"] for r in own["retrievers"]}
     out = markup(drawing.html)
     n_golden = sum(q["set"] == "golden" for q in data["questions"])
-    assert [text(s) for s in out.css(".recall-k")] == [str(k)] * 4
+    assert [text(s) for s in out.css(".recall-k")] == [str(k)] * 3  # the table, the groups, the misses (the curve says "k = …")
     assert text(out.css_first(".lab-status")) == f"The hit rate at {k} on {n_golden} golden questions, each asked as its reader."
     assert [text(th) for th in out.css(".recall-table thead th")] == ["Retriever", "Found", "Hit rate", "95% interval"]
     assert [row.attributes["data-retriever"] for row in out.css(".recall-table tbody tr")] == list(RETRIEVERS)
@@ -196,15 +197,84 @@ def check_drawing(drawing, data, k):
     descriptions = [described(data, name, k) for name in RETRIEVERS]
     assert text(out.css_first("#recall-chart-desc")) == "; ".join(descriptions)
     assert drawing.summary == f"Hit rate at {k}: {'; '.join(descriptions)}."
-    assert text(out.css_first("#recall-chart-title")) == f"Recall@{k} by retriever, with 95% intervals"
-    assert text(out.css_first(".recall-chart figcaption")).startswith(f"Bars: the hit rate at {k} (the sure hits")
-    widths = [rect.attributes["width"] for rect in out.css(".recall-rows rect")]
-    assert widths == [f"{chart['width'] * data['recall'][n][str(k)]['hits'] / data['recall'][n][str(k)]['of']:.1f}"
-                      for n in RETRIEVERS]
-    assert ["bar-hit" in rect.attributes["class"].split() for rect in out.css(".recall-rows rect")] == [
-        n == own["highlight"] for n in RETRIEVERS]
-    ends = [[line.attributes["x1"], line.attributes["x2"]] for line in out.css(".recall-rows line.interval")]
-    assert ends == [[f"{chart['left'] + chart['width'] * x:.1f}" for x in m["wilson"][n][str(k)]] for n in RETRIEVERS]
+    assert text(out.css_first("#recall-chart-title")) == f"Recall@k for k = 1 to 10 by retriever, with 95% intervals; k = {k} marked"
+    assert text(out.css_first(".recall-chart figcaption")).startswith(
+        f"Lines: the share of the {n_golden} golden questions with a right passage surely in the top k")
+    marked = out.css_first("line.recall-k-line").attributes["x1"]
+    assert [c.attributes["cx"] for c in out.css(f'.recall-line circle.recall-point[data-k="{k}"]')] == [marked] * 3
+
+
+def sure_and_possible(ranking, right, k):
+    """Worked by hand from one ranked list: is a right passage surely in the top k (whichever way
+    the ties among equal scores go), and could it be? A tie group holding r right passages puts
+    the first of them at worst at its last place - r + 1."""
+    start = 0
+    while start < len(ranking):
+        end = start
+        while end < len(ranking) and ranking[end][1] == ranking[start][1]:
+            end += 1
+        inside = sum(pid in right for pid, _ in ranking[start:end])
+        if inside:
+            return end - inside + 1 <= k, start + 1 <= k
+        start = end
+    return False, False
+
+
+def curve_from_runs(data):
+    """retriever -> [(k, sure hits, possible hits, questions)] for k = 1..10, from the build's runs,
+    each golden question as its reader gets the lists (the engine's as_reader: the reader's filter,
+    then fusion again)."""
+    acl = {p["id"]: p["acl"] for p in data["passages"]}
+    readers = data["labs"]["recall"]["readers"]
+    golden = [q for q in data["questions"] if q["set"] == "golden"]
+    runs = [as_reader(data["runs"][q["id"]], acl, readers[q["reader"]], data["settings"]["fusion_depth"], data["settings"]["rrf_k"])
+            for q in golden]
+    curve = {}
+    for name in RETRIEVERS:
+        curve[name] = []
+        for k in range(1, 11):
+            found = [sure_and_possible(run[name], set(q["answers"]), k) for q, run in zip(golden, runs)]
+            curve[name].append((k, sum(sure for sure, _ in found), sum(could for _, could in found), len(golden)))
+    return curve
+
+
+def test_the_curve_draws_recall_at_every_k_from_1_to_10_with_its_wilson_band(views, data):
+    curve = curve_from_runs(data)
+    # The hand count agrees with the build's table where the build measured.
+    for name in RETRIEVERS:
+        for k in data["settings"]["recall_ks"]:
+            entry = data["recall"][name][str(k)]
+            assert curve[name][k - 1][1:] == (entry["hits"], entry["with_ties"], entry["of"])
+    svg = markup(views.draw("recall", recall.STATE).html).css_first("svg.recall-curve")
+    # The scale, read back from the drawn axis: each tick's height and the share it names.
+    ticks = [(float(t.attributes["y"]) - 4, int(text(t).rstrip("%")) / 100) for t in svg.css("text.recall-tick-y")]
+    (y_low, share_low), (y_high, share_high) = ticks[0], ticks[-1]
+    share_at = lambda y: share_low + (y - y_low) * (share_high - share_low) / (y_high - y_low)  # noqa: E731
+    k_at = {text(t): float(t.attributes["x"]) for t in svg.css("text.recall-tick-k")}
+    assert list(k_at) == [str(k) for k in range(1, 11)]
+    lowest = 1.0
+    for name in RETRIEVERS:
+        line = svg.css_first(f'g.recall-line[data-retriever="{name}"]')
+        points = {int(c.attributes["data-k"]): (float(c.attributes["cx"]), float(c.attributes["cy"])) for c in line.css("circle.recall-point")}
+        rings = {int(c.attributes["data-k"]): float(c.attributes["cy"]) for c in line.css("circle.recall-tie-ring")}
+        band = [tuple(map(float, pair.split())) for pair in svg.css_first(f'path.recall-band[data-retriever="{name}"]')
+                .attributes["d"].strip("Mz").split("L")]
+        assert len(band) == 20
+        for k, hits, possible, total in curve[name]:
+            x, y = points[k]
+            assert x == pytest.approx(k_at[str(k)], abs=0.06)
+            assert share_at(y) == pytest.approx(hits / total, abs=0.001), (name, k)
+            lo, hi = wilson(hits, total, Z_95)
+            lowest = min(lowest, lo)
+            assert band[k - 1][0] == pytest.approx(x, abs=0.06) and band[20 - k][0] == pytest.approx(x, abs=0.06)
+            assert share_at(band[k - 1][1]) == pytest.approx(hi, abs=0.001), (name, k)
+            assert share_at(band[20 - k][1]) == pytest.approx(lo, abs=0.001), (name, k)
+            if possible > hits:
+                assert share_at(rings[k]) == pytest.approx(possible / total, abs=0.001), (name, k)
+            else:
+                assert k not in rings, (name, k)
+    assert share_low == math.floor(lowest * 10) / 10, "the axis starts at the tenth below the lowest interval"
+    assert any(possible > hits for name in RETRIEVERS for _, hits, possible, _ in curve[name]), "no tie straddles any k: rings untested"
 
 
 def test_the_view_computes_the_builds_figures_for_every_k(views, data):
@@ -266,3 +336,10 @@ def test_a_link_with_a_k_the_build_did_not_measure_opens_the_default(make_page, 
     section = lab(page, "recall")
     expect(section.locator(f'input[name="recall-k"][value="{recall.STATE["k"]}"]')).to_be_checked()
     expect(section.locator(".lab-status")).to_contain_text(f"The hit rate at {recall.STATE['k']} on ")
+
+
+@pytest.mark.browser
+def test_screenshots_of_the_curve(shared):
+    section = lab(shared, "recall")
+    expect(section.locator("svg.recall-curve")).to_be_visible()
+    shoot_everywhere(shared, "#lab-recall .recall-chart", "picture-recall")

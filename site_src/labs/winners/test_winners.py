@@ -1,10 +1,14 @@
 """Who wins where (site_src/labs/winners/): its data step on hand-made places (who surely wins, a
 passage never returned, a tie across ranks, the counts per group of questions); its view, in Node, for every state its
-controls offer (each sort, each order, each filter) against the build's data; and in a real
-browser what needs one: sorting by mouse and keyboard, the filter, shared links, and the table
-on a phone."""
+controls offer (each sort, each order, each filter) against the build's data, and the scatter:
+each dot in the cells of its two ranks (read back from the drawn axis labels), past the depth in
+the band, its group's shape, no dot on another; and in a real browser what needs one: a tap that
+names a question, sorting by mouse and keyboard, the filter, shared links, the table on a phone,
+and screenshots of the scatter at 360 and 1280 px in both themes."""
 
+import collections
 import itertools
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -12,6 +16,7 @@ from playwright.sync_api import expect
 from site_src.labs.winners import data as winners
 from site_src.labs.winners.data import who_wins
 from support.labs import hash_of, lab, open_page
+from support.pictures import shoot_everywhere
 from support.views import markup, text
 
 SORTS = ("id", "dense", "bm25", "winner")
@@ -142,7 +147,74 @@ def test_the_view_refuses_a_state_it_does_not_know(views, state):
         views.draw("winners", state)
 
 
+def dots_drawn(html):
+    """Each dot of the scatter: its question, shape, centre, and the axis labels nearest its centre."""
+    drawing = markup(html)
+    svg = drawing.css_first("svg.winners-scatter")
+    across = [(float(t.attributes["x"]), text(t)) for t in svg.css("text.winners-tick-bm25")]
+    down = [(float(t.attributes["y"]) - 4, text(t)) for t in svg.css("text.winners-tick-dense")]
+    found = {}
+    for dot in svg.css("g.winners-dot"):
+        body = dot.css_first("circle, rect")
+        if body.tag == "circle":
+            x, y, r = (float(body.attributes[a]) for a in ("cx", "cy", "r"))
+        else:
+            x, y = float(body.attributes["x"]) + float(body.attributes["width"]) / 2, float(body.attributes["y"]) + float(body.attributes["height"]) / 2
+            r = float(body.attributes["width"]) / 2
+        found[dot.attributes["data-qid"]] = {
+            "tag": body.tag, "x": x, "y": y, "r": r, "class": dot.attributes["class"].split(),
+            "bm25": min(across, key=lambda tick: abs(tick[0] - x))[1], "dense": min(down, key=lambda tick: abs(tick[0] - y))[1],
+            # how far from the tick: within half a cell
+            "off": (min(abs(tick[0] - x) for tick in across), min(abs(tick[0] - y) for tick in down)),
+            "cell": (across[1][0] - across[0][0])}
+    return found
+
+
+def axis_label(place, depth):
+    """Where a place belongs on an axis, worked by hand: its rank up to the depth, else the band."""
+    return str(place[0]) if place and place[0] <= depth else f"> {depth}"
+
+
+def test_each_dot_sits_at_its_two_ranks_past_the_depth_in_the_band_and_in_its_groups_shape(views, data):
+    depth = data["settings"]["fusion_depth"]
+    drawn = dots_drawn(views.draw("winners", winners.STATE).html)
+    rows = data["labs"]["winners"]["rows"]
+    assert sorted(drawn) == sorted(r["id"] for r in rows), "one dot per golden question"
+    banded = 0
+    for row in rows:
+        dot = drawn[row["id"]]
+        ranks = data["ranks"][row["id"]]
+        assert (dot["bm25"], dot["dense"]) == (axis_label(ranks["bm25"], depth), axis_label(ranks["dense"], depth)), row["id"]
+        assert max(dot["off"]) < dot["cell"] / 2, row["id"]
+        banded += "> " in dot["bm25"] + dot["dense"]
+        shape = {"words": ("circle", False), "paraphrase": ("circle", True), "typed": ("rect", False)}[row["group"]]
+        assert (dot["tag"], f"winners-{row['group']}" in dot["class"]) == (shape[0], True), row["id"]
+        # A dot above the diagonal is one dense ranks higher, and below it one BM25 ranks higher.
+        cells = {label: i for i, label in enumerate([str(n) for n in range(1, depth + 1)] + [f"> {depth}"])}
+        if row["winner"] == "dense":
+            assert cells[dot["bm25"]] >= cells[dot["dense"]], row["id"]
+        if row["winner"] == "bm25":
+            assert cells[dot["dense"]] >= cells[dot["bm25"]], row["id"]
+    assert banded >= 1, "no rank past the depth: the band is not tested"
+    assert {drawn[r["id"]]["r"] for r in rows if r["group"] == "paraphrase"} != {drawn[r["id"]]["r"] for r in rows if r["group"] == "words"}
+    # Ties drawn honestly: questions on the same two ranks each have a dot, and none covers another.
+    centres = [(d["x"], d["y"], d["r"]) for d in drawn.values()]
+    for i, (x, y, r) in enumerate(centres):
+        for x2, y2, r2 in centres[i + 1:]:
+            assert ((x - x2) ** 2 + (y - y2) ** 2) ** 0.5 >= r + r2, "two dots overlap"
+
+
+def test_the_filter_fades_the_other_groups_dots(views):
+    drawn = dots_drawn(views.draw("winners", {**winners.STATE, "show": "paraphrase"}).html)
+    assert {qid for qid, d in drawn.items() if "is-muted" not in d["class"]} == \
+        {qid for qid, d in drawn.items() if "winners-paraphrase" in d["class"]}
+
+
 # ------------------------------------------------------------------ in the browser
+
+
+def open_table(section):
+    section.locator("details.winners-details").evaluate("d => { d.open = true; }")
 
 
 def order_and_sort(section):
@@ -168,6 +240,7 @@ def desktop(make_page_module, site_url):
 def test_a_click_on_a_header_sorts_by_it_and_again_turns_the_order_round(desktop, data):
     section = lab(desktop, "winners")
     check_winners(section, data)
+    section.locator("details.winners-details > summary").click()
     for column in ("dense", "bm25", "winner"):
         section.locator(f'th[data-sort="{column}"] button').click()
         check_winners(section, data, column, "asc")
@@ -188,6 +261,8 @@ def test_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
     section.locator('input[name="winners-show"][value="paraphrase"]').focus()
     page.keyboard.press("ArrowRight")
     check_winners(section, data, "bm25", "desc", "typed")
+    page.keyboard.press("Tab")  # the table's summary: Enter opens it
+    page.keyboard.press("Enter")
     page.keyboard.press("Tab")  # the first sort button
     expect(section.locator('th[data-sort="id"] button')).to_be_focused()
     page.keyboard.press("Tab")
@@ -208,6 +283,7 @@ def test_on_a_phone_the_ranks_stay_beside_each_question(make_page, site_url, jav
     page = open_page(make_page, site_url, "#lab-winners", viewport={"width": 360, "height": 780},
                      is_mobile=True, has_touch=True, java_script_enabled=javascript)
     section = lab(page, "winners")
+    open_table(section)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     table = section.locator(".table-scroll")
     assert table.evaluate("el => el.scrollWidth <= el.clientWidth"), "the table fits without scrolling sideways"
@@ -218,6 +294,29 @@ def test_on_a_phone_the_ranks_stay_beside_each_question(make_page, site_url, jav
 @pytest.mark.browser
 def test_without_javascript_the_headers_are_plain_headings(make_page, site_url):
     page = open_page(make_page, site_url, "#lab-winners", java_script_enabled=False)
+    open_table(lab(page, "winners"))
     button = lab(page, "winners").locator('th[data-sort="id"] button')
     assert button.evaluate("b => getComputedStyle(b).pointerEvents") == "none"
     assert button.evaluate("b => getComputedStyle(b, '::after').content") == "none"
+
+
+@pytest.mark.browser
+def test_a_tap_on_a_dot_names_its_question_and_the_scatter_is_shot_everywhere(desktop, data):
+    section = lab(desktop, "winners")
+    expect(section.locator(".winners-picked")).to_have_text("Tap or click a dot to name its question.")
+    questions = {q["id"]: q for q in data["questions"]}
+    depth = data["settings"]["fusion_depth"]
+    rows = data["labs"]["winners"]["rows"]
+    pair = lambda r: (tuple(r["dense"] or ()), tuple(r["bm25"] or ()))  # noqa: E731
+    most = collections.Counter(map(pair, rows)).most_common(1)[0][0]
+    crowded = [r["id"] for r in rows if pair(r) == most]
+    far = next(r for r in rows if r["bm25"] and r["bm25"][0] > depth)
+    for qid in (far["id"], crowded[len(crowded) // 2]):   # one in the band; one among many on the same two ranks
+        box = section.locator(f'g.winners-dot[data-qid="{qid}"]').bounding_box()
+        desktop.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(section.locator(".winners-picked")).to_contain_text(f"{qid} “{questions[qid]['text']}”")
+        expect(section.locator(f'g.winners-dot[data-qid="{qid}"]')).to_have_class(re.compile(r"\bis-picked\b"))
+    box = section.locator(f'g.winners-dot[data-qid="{far["id"]}"]').bounding_box()
+    desktop.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(section.locator(".winners-picked")).to_contain_text(f"BM25 rank {far['bm25'][0]}, past the top {depth}")
+    shoot_everywhere(desktop, "#lab-winners .winners-figure", "picture-winners")
