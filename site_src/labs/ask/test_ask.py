@@ -65,6 +65,25 @@ def test_each_preset_sends_the_fused_passages_a_customer_may_read(data):
                for q in data["questions"]), "no preset shows the filter at work"
 
 
+def test_the_cosine_floor_is_recomputed_from_the_runs_and_the_unanswerable_file(data):
+    """The lowest first cosine among golden questions dense search answers at rank 1, and the
+    highest among the questions of corpus/unanswerable.yaml, recomputed here from the runs."""
+    import yaml
+    unanswerable = yaml.safe_load((ROOT / "corpus" / "unanswerable.yaml").read_text("utf-8"))
+    by_text = {q["text"]: q for q in data["questions"]}
+    assert all(by_text[u["question"]]["set"] == "unanswerable" for u in unanswerable)
+    first = {q["id"]: data["runs"][q["id"]]["dense"][0] for q in data["questions"]}
+    answered = sorted((first[q["id"]][1], q["id"]) for q in data["questions"]
+                      if q["set"] == "golden" and first[q["id"]][0] in q["answers"])
+    nothing = sorted((first[by_text[u["question"]]["id"]][1], by_text[u["question"]]["id"]) for u in unanswerable)
+    floor = data["labs"]["ask"]["floor"]
+    assert (floor["answered"]["cosine"], floor["answered"]["question"]) == answered[0]
+    assert (floor["unanswerable"]["cosine"], floor["unanswerable"]["question"]) == nothing[-1]
+    assert floor["unanswerable"]["passage"] == first[nothing[-1][1]][0]
+    assert (floor["answered"]["count"], floor["unanswerable"]["count"]) == (len(answered), len(unanswerable))
+    assert floor["separates"] is (answered[0][0] > nothing[-1][0])
+
+
 def test_the_lab_opens_on_a_question_the_build_searched(data):
     assert any(q["text"] == ask.STATE["text"] for q in data["questions"])
 
