@@ -38,6 +38,7 @@ from engine.access import pre_filter
 from engine.bm25 import BM25
 from engine.dense import resolve_model
 from engine.prompt import Source, build_prompt, escape
+from engine.ranking import places, round_score
 from support.caches import build_vectors
 from support.labs import lab, open_page
 from support.paths import ARTIFACTS, ROOT
@@ -117,7 +118,8 @@ def test_a_preset_is_drawn_with_the_builds_numbers_at_every_stage(views, data):
         node, stage = drawn_stages(drawing.html)
         run = data["runs"][q["id"]]
         status = f"“{q['text']}” is a question the page follows: every number below was computed by the build."
-        assert text_of(node.css_first(".lab-status")) == status and drawing.summary == status
+        assert text_of(node.css_first(".lab-status")) == status
+        assert drawing.summary == f"{status} {text_of(node.css_first('.ask-floor'))}"
         for key, name, digits in (("dense", "dense", 3), ("bm25", "bm25", 3), ("fused", "hybrid", 5)):
             assert ids_in(stage[key]) == [pid for pid, _ in run[name][:5]], (q["id"], key)
             assert scores_in(stage[key]) == [f"{score:.{digits}f}" for _, score in run[name][:5]]
@@ -133,6 +135,60 @@ def test_a_preset_is_drawn_with_the_builds_numbers_at_every_stage(views, data):
         for quiet in ("answer", "check"):
             assert not stage[quiet].css("li")
         assert "No language model runs on this page." in text_of(stage["answer"])
+
+
+def floor_said(top, floor):
+    """What the lab says of a top cosine, written here from the floor's figures."""
+    low, high = floor["answered"]["cosine"], floor["unanswerable"]["cosine"]
+    assert not floor["separates"], "the corpus's floor now separates the sets: write that case here too"
+    where = ("below every answered one: the help center may not answer this" if top < low
+             else "above every unanswerable one" if top > high else "between the two, where both kinds of question fall")
+    return (f"Top cosine {top:.3f}. No cosine floor separates answered from unanswerable questions here: golden questions "
+            f"answered at rank 1 start at {low:.3f}, questions the help center cannot answer reach {high:.3f}. This one is {where}.")
+
+
+def badge_texts(p, rights):
+    return [name for name, on in (("right passage", p["id"] in rights), ("outdated", p["superseded"]),
+                                  ("forum post", p["kind"] == "forum"), ("staff only", "staff" in p["acl"])) if on]
+
+
+def test_each_stage_says_why_origins_badges_removals_and_the_floor(views, data):
+    """Fused rows name the positions RRF read; rows carry the tracer's badges; the filter names what
+    it removed; the top cosine is set against the floor. All written here from the build's data."""
+    own, depth = data["labs"]["ask"], settings.FUSION_DEPTH
+    by_id = {p["id"]: p for p in data["passages"]}
+    staff_above = lambda q: any("staff" in by_id[i]["acl"] for i, _ in data["runs"][q["id"]]["hybrid"][:settings.PROMPT_PASSAGES])
+    shown = [q for q in data["questions"] if q["set"] != "golden" or staff_above(q)]
+    saw = {"removed": 0, "staff": 0, "below": 0}
+    for q, drawing in zip(shown, views.draw_many("ask", [{"text": q["text"]} for q in shown])):
+        node, stage = drawn_stages(drawing.html)
+        run, rights = data["runs"][q["id"]], q["answers"]
+        assert text_of(node.css_first(".ask-floor")) == floor_said(run["dense"][0][1], own["floor"])
+        saw["below"] += run["dense"][0][1] < own["floor"]["answered"]["cosine"]
+        for li in stage["fused"].css("li.result[data-pid]"):
+            pid = li.attributes["data-pid"]
+            parts = []
+            for name, key in (("dense", "dense"), ("BM25", "bm25")):
+                ids = [i for i, _ in run[key]]
+                if pid in ids[:depth]:
+                    first, last = places([[i, round_score(s)] for i, s in run[key]])[ids.index(pid)]
+                    parts.append(f"{name} {ids.index(pid) + 1}" + (f" (tied for {first})" if last > first else ""))
+            assert text_of(li.css_first(".ask-origin")) == "from " + " + ".join(parts), (q["id"], pid)
+        for key in ("dense", "bm25", "fused", "filter"):
+            for li in stage[key].css("li.result[data-pid]"):
+                p = by_id[li.attributes["data-pid"]]
+                assert [text_of(b) for b in li.css(".badge")] == badge_texts(p, rights), (q["id"], key, p["id"])
+                saw["staff"] += "staff" in p["acl"]
+        fused, sent = [i for i, _ in run["hybrid"]], own["presets"][q["id"]]["sent"]
+        removed = [i for i in fused[:fused.index(sent[-1]) + 1] if i not in sent]
+        said = text_of(stage["filter"].css_first(".ask-removed"))
+        if removed:
+            saw["removed"] += 1
+            assert said == (f"It removed {len(removed)} passage{'s' if len(removed) > 1 else ''} a customer may not read: "
+                            + ", ".join(f"{i} ({', '.join(by_id[i]['acl'])} only)" for i in removed) + ".")
+        else:
+            assert said == "It removed nothing: a customer may read every passage above the last one sent."
+    assert saw["removed"] and saw["staff"], saw
 
 
 def test_before_the_model_a_typed_question_gets_bm25_alone_ranked_as_python_ranks_it(views, data):
