@@ -139,7 +139,8 @@
 
   function place(card) {
     const { host, trigger, section } = card;
-    const below = trigger && trigger.isConnected ? trigger.getBoundingClientRect().bottom : section.querySelector(".lab-output").getBoundingClientRect().top;
+    const row = trigger && trigger.isConnected ? trigger.closest("[data-pid]") || trigger : null;
+    const below = row ? row.getBoundingClientRect().bottom : section.querySelector(".lab-output").getBoundingClientRect().top;
     host.style.top = `${Math.round(below - section.getBoundingClientRect().top + 4)}px`;
   }
 
