@@ -421,6 +421,50 @@ def test_a_typed_question_goes_through_every_stage_with_the_same_prompt_python_b
         assert section.locator(f'[data-stage="{stage}"] li').count() == 0
 
 
+def origin_said(run, pid, depth):
+    """'from dense 5 + BM25 1': the positions RRF read in each list's top `depth`, ties noted."""
+    parts = []
+    for name, key in (("dense", "dense"), ("BM25", "bm25")):
+        ids = [i for i, _ in run[key]]
+        if pid in ids[:depth]:
+            first, last = places([[i, round_score(s)] for i, s in run[key]])[ids.index(pid)]
+            parts.append(f"{name} {ids.index(pid) + 1}" + (f" (tied for {first})" if last > first else ""))
+    return "from " + " + ".join(parts)
+
+
+# The issue's three questions: a paraphrase of refunds, an error code in a staff runbook's
+# neighbourhood, and one nothing in the help center answers.
+TYPED = ("How do I get my money back?", "My phone app keeps saying QB-4031", "share a notebook with someone outside my company")
+
+
+@pytest.mark.browser
+def test_three_typed_questions_say_where_each_passage_came_from_what_was_removed_and_where_the_cosine_falls(live_page, data):
+    section = lab(live_page, "ask")
+    by_id = {p["id"]: p for p in data["passages"]}
+    floor, said = data["labs"]["ask"]["floor"], {}
+    for text in TYPED:
+        ask_text(section, text)
+        expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE)
+        run = live_page.evaluate(LIVE_SEARCH_JS, text)["runs"]
+        expect(section.locator(".ask-floor")).to_have_text(floor_said(run["dense"][0][1], floor))
+        fused = section.locator('[data-stage="fused"] li.result[data-pid]')
+        rows = []
+        for li in fused.all():
+            pid = li.get_attribute("data-pid")
+            assert li.locator(".ask-origin").text_content() == origin_said(run, pid, settings.FUSION_DEPTH), (text, pid)
+            assert li.locator(".badge").all_text_contents() == badge_texts(by_id[pid], []), (text, pid)
+            rows.append(f"{li.locator('.rank').text_content()} {pid}: {li.locator('.ask-origin').text_content()}"
+                        + "".join(f" [{b}]" for b in li.locator(".badge").all_text_contents()))
+        ranked = [pid for pid, _ in run["hybrid"]]
+        sent = stage_ids(section, "filter")
+        removed = [pid for pid in ranked[:ranked.index(sent[-1]) + 1] if pid not in sent]
+        removal = section.locator(".ask-removed").text_content()
+        assert all(pid in removal for pid in removed) and (bool(removed) != removal.startswith("It removed nothing"))
+        said[text] = {"floor": section.locator(".ask-floor").text_content(), "fused": rows, "filter": removal}
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "ask-typed.json").write_text(json.dumps(said, indent=1, ensure_ascii=False), "utf-8")
+
+
 @pytest.mark.browser
 def test_a_preset_question_keeps_the_builds_numbers_with_the_model_loaded(live_page, data):
     section = lab(live_page, "ask")
