@@ -114,17 +114,20 @@
     return question ? question.text : "";
   }
 
+  /** A heading's words, without a stage's leading number ("4 Who may read it" -> "Who may read it"). */
+  const named = (heading) => heading.textContent.trim().replace(/^\d+\s+/, "");
+
   /** A list's name: the heading its <ol> is labelled by, or the nearest heading above it in the lab. */
   function listName(row, section) {
     const list = row.closest("ol, ul");
     const label = list && list.getAttribute("aria-labelledby");
-    if (label && document.getElementById(label)) return document.getElementById(label).textContent.trim();
+    if (label && document.getElementById(label)) return named(document.getElementById(label));
     for (let box = row.parentElement; box && box !== section; box = box.parentElement) {
       const heading = box.querySelector(":scope > h4, :scope > h3, :scope > header h3");
-      if (heading) return heading.textContent.trim();
+      if (heading) return named(heading);
     }
     const title = section.querySelector("h3");
-    return title ? title.textContent.trim() : "list";
+    return title ? named(title) : "list";
   }
 
   /** The passage's rank in each list the lab shows (rows li.result[data-pid] with a rank). */
