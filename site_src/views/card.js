@@ -13,7 +13,11 @@
  * Enter on a passage id in any lab: li.result .pid-open, or a focusable [data-pid]); the card is
  * drawn in a box laid over the lab just under the id, follows the lab's redraws (a slider moved),
  * and closes with its button or Escape, giving the focus back to the id. This file loads on the
- * first opening (assets/scripts/card.js, with assets/card.css), never with the page. */
+ * first opening (assets/scripts/card.js, with assets/card.css), never with the page.
+ *
+ * The card reads the lab's corpus (its context's input.corpus) and state (text or q, k1, b). A lab
+ * whose passages come from another corpus (a reader's documents) says where from in its setup:
+ * ctx.root.cardSource = () => ({corpus, state}); the card then reads those. */
 (() => {
   "use strict";
   const RAG = window.RAG;
@@ -147,9 +151,17 @@
     host.style.top = `${Math.round(below - section.getBoundingClientRect().top + 4)}px`;
   }
 
+  /** What the card reads in a lab: its corpus and its state (or what the lab's cardSource names). */
+  function sourceOf(section) {
+    if (typeof section.cardSource === "function") return section.cardSource();
+    const ctx = RAG.labContext(section.dataset.lab);
+    return ctx ? { corpus: ctx.input.corpus, state: ctx.state } : null;
+  }
+
   function draw(card) {
-    const ctx = RAG.labContext(card.section.dataset.lab);
-    const state = ctx ? ctx.state : {};
+    const source = sourceOf(card.section);
+    if (!source || source.corpus !== card.input.corpus) return close(card.section);
+    const { state } = source;
     const next = card.spec.accept({ pid: card.pid, text: queryOf(state, card.input.corpus), k1: state.k1, b: state.b,
                                     ranks: ranksIn(card.section, card.pid) }, card.input);
     if (!next) return close(card.section);
@@ -170,14 +182,14 @@
 
   /** Open (or move) the card of `pid` in a started lab's section, under `trigger`. */
   function openIn(section, pid, trigger) {
-    const ctx = RAG.labContext(section.dataset.lab);
-    if (!ctx || !ctx.input.corpus || !ctx.input.corpus.has(pid)) return null;
+    const source = sourceOf(section);
+    if (!source || !source.corpus || !source.corpus.has(pid)) return null;
     close(section);
     const host = RAG.el("div", { class: "card-host" });
     Object.assign(host.style, { position: "absolute", left: "0.5rem", right: "0.5rem", zIndex: "5" });
     section.appendChild(host);
     const card = { section, host, pid, trigger, spec: RAG.viewSpec("card"),
-                   input: { corpus: ctx.input.corpus, prefix: `card-${section.dataset.lab}` } };
+                   input: { corpus: source.corpus, prefix: `card-${section.dataset.lab}` } };
     // The lab redrew (a slider, a question): the card follows, once a frame.
     let queued = false;
     card.watch = new MutationObserver(() => {

@@ -4,7 +4,8 @@ term's part of the score as the BM25 view's row shows it (also after k1 moves), 
 the corpus's data, the passage's ranks as the lab's lists write them, and its text with every
 occurrence of a matched term marked; Escape closes it and gives the focus back. It loads with the
 first opening, not with the page. Screenshots of an open card at 360 and 1280 px, light and dark,
-go to test-artifacts/card-*.png."""
+go to test-artifacts/card-*.png. In Node, the same view over a made-up corpus (six chunks about a
+bicycle, tests/support/made_up_corpus.py) shows the shares and marks Python's BM25 gives."""
 
 import re
 
@@ -14,9 +15,32 @@ from playwright.sync_api import expect
 from engine.bm25 import BM25
 from engine.tokenize import tokenize
 from support.labs import lab, open_page
+from support import made_up_corpus as made_up
 from support.paths import ARTIFACTS
+from support.views import draw_chunks, markup, text as text_of
 
-pytestmark = pytest.mark.browser
+browser = pytest.mark.browser
+
+
+def test_over_a_made_up_corpus_the_card_shows_pythons_shares_and_marks(dist_dir, data):
+    """Any corpus: chunks without dates, kinds or readers get a card with no metadata rows."""
+    corpus = made_up.corpus(data["settings"])
+    query, k1, b = "how often should I oil the chain", 1.6, 0.5
+    index = BM25([c["text"] for c in made_up.CHUNKS], k1, b)
+    states = [{"pid": c["id"], "text": query, "k1": k1, "b": b, "ranks": [{"list": "BM25", "rank": "1"}]} for c in made_up.CHUNKS]
+    drawings = draw_chunks(dist_dir, corpus, [{"view": "card", "input": {"prefix": "made"}, "state": s} for s in states],
+                           scripts=("card",))
+    for at, (chunk, drawing) in enumerate(zip(made_up.CHUNKS, drawings)):
+        node = markup(drawing.html)
+        shares = [(c.term, c.score) for c in index.explain(query, at) if c.score > 0]
+        total = sum(s for _, s in shares)
+        assert [text_of(li) for li in node.css(".card-shares li")] == [f"{t} +{s:.3f} {100 * s / total:.0f}%" for t, s in shares]
+        matched = {t for t, _ in shares}
+        assert [m.text().lower() for m in node.css("mark.card-term")] == [t for t in tokenize(chunk["text"]) if t in matched]
+        assert node.css_first(".card-text").text() == chunk["text"]
+        assert not node.css(".card-meta dt") and text_of(node.css_first(".card-ranks")) == "In this lab: BM25 1"
+        assert drawing.redrawn
+    assert any(node.css(".card-shares li") for node in (markup(d.html) for d in drawings))
 
 
 @pytest.fixture(scope="module")
@@ -41,11 +65,13 @@ def python_shares(data, text, pid, k1, b):
     return [(c.term, c.score) for c in index.explain(text, at) if c.score > 0]
 
 
+@browser
 def test_the_card_loads_with_the_first_opening_not_with_the_page(card_page):
     assert card_page.evaluate("() => !!document.querySelector('script[src*=\"scripts/card.js\"]')") is False
     assert card_page.evaluate("() => !!document.querySelector('link[href*=\"card.css\"]')") is False
 
 
+@browser
 def test_in_bm25_a_click_opens_the_card_with_the_views_shares_and_it_follows_k1(card_page, data):
     section = lab(card_page, "bm25")
     row = section.locator("li.result[data-pid]").nth(1)
@@ -85,6 +111,7 @@ def test_in_bm25_a_click_opens_the_card_with_the_views_shares_and_it_follows_k1(
     expect(section.locator(".card-host")).to_have_count(0)
 
 
+@browser
 def test_in_hybrid_enter_on_a_row_opens_it_with_its_three_ranks_and_escape_gives_the_focus_back(card_page, data):
     section = lab(card_page, "hybrid")
     row = section.locator('[data-list="dense"] li.result[tabindex="0"]')
@@ -106,6 +133,7 @@ def test_in_hybrid_enter_on_a_row_opens_it_with_its_three_ranks_and_escape_gives
     expect(row).to_be_focused()
 
 
+@browser
 def test_in_ask_and_permissions_the_keyboard_reaches_an_id_and_opens_its_card(card_page, data):
     by_id = {p["id"]: p for p in data["passages"]}
     for name, stage in (("ask", '[data-stage="fused"] '), ("permissions", "")):
@@ -123,6 +151,7 @@ def test_in_ask_and_permissions_the_keyboard_reaches_an_id_and_opens_its_card(ca
         expect(button).to_be_focused()
 
 
+@browser
 def test_screenshots_of_an_open_card(card_page):
     """At 360 and 1280 px, light and dark: the card inside the screen's width (opened by a script's
     click on the id, which is what a tap does; the tests above use the pointer and the keyboard)."""
