@@ -12,6 +12,8 @@
                             (Preact and DRAWING, which draw every lab) by the first lab
                             that starts; the embedding model's worker and the scripts it imports
                             (WORKER), only once the reader asks for the model
+    assets/scripts/card.js, assets/card.css   the passage card (site_src/views/card.js, card.css),
+                            loaded when a reader first opens a passage's card (runtime/kit.js)
     assets/corpus.css       corpus.html's own style, after site.css
     assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
     assets/scripts/docs.js, pdf-worker.js, assets/vendor/   'Try it on your documents': DOCS, in this
@@ -163,6 +165,8 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
         own = lab.browser_data(data["labs"][lab.name])
         found.append((f"assets/labs/{lab.name}.js", provide(f"lab:{lab.name}", own) + lab_script(lab)))
     found.append(("assets/scripts/views.js", views_script()))
+    found.append(("assets/scripts/card.js", minify_js((VIEWS_DIR / "card.js").read_text("utf-8"), "site_src/views/card.js")))
+    found.append(("assets/card.css", minify_css((VIEWS_DIR / "card.css").read_text("utf-8"))))
     found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
     found.append(("assets/samples.js", provide("samples", twin_tokens())))
     for name in SHARED:
@@ -182,4 +186,5 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
             "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS if f"assets/labs/{lab.name}.js" in url},
-            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views", "docs")}}
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views", "docs", "card")},
+            "styles": {"card": url["assets/card.css"]}}

@@ -183,7 +183,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
                   for s, body, t in zip(sections, bodies, times)],
         glossary=alphabetical(data["glossary"]), schema=data["schema"], assets=links, live=bool(data.get("live")),
         another_corpus=left_out.counts() if left_out is not None else None,
-        assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "samples")}, sort_keys=True)
+        assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "styles", "samples")}, sort_keys=True)
                            .replace("<", "\\u003c")))
     html = scroll_boxes.keyboard_reachable(reading_time.fill_totals(html, totals))
     if left_out is not None:

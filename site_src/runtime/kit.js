@@ -11,6 +11,10 @@
  *   row({...}), emptyRow(text)         a passage in a ranked list (li.result), a list with none
  *   spoken(parts)                      what a drawing's parts say, as one line for screen readers
  *
+ * And, in the page, the passage card's opener: a click, a tap or Enter on a passage id in any lab
+ * (a row's button.pid-open, or a focusable [data-pid] such as the hybrid view's rows) loads
+ * site_src/views/card.js once and opens that passage's card in place (RAG.card.open).
+ *
  * Ties are the engine's (RAG.engine.places, rankLabel: site_src/engine/ranking.js): scores equal
  * to the build's 6 decimals share a place, whatever order the ranking put them in.
  */
@@ -104,7 +108,12 @@
    *  score: flags, badges, details], classes, attrs (data-pid, key, tabindex…)}
    */
   function row({ id, place, title, name, bar, score, scoreTitle, more, classes, attrs }) {
-    const pid = name || [h("code", null, id), title === undefined ? null : [" ", h("span", { class: "title" }, title)]];
+    // A passage's row (data-pid) that is not itself a tab stop opens its card from a button on its id.
+    const opens = attrs && attrs["data-pid"] && attrs.tabindex === undefined;
+    const code = name ? null : h("code", null, id);
+    const named = name || (opens ? code : [code, title === undefined ? null : [" ", h("span", { class: "title" }, title)]]);
+    const pid = opens ? [h("button", { type: "button", class: "pid-open" }, named),
+      name || title === undefined ? null : [" ", h("span", { class: "title" }, title)]] : named;
     return h("li", { class: ["result", ...(classes || [])], ...(attrs || {}) },
       rank(place),
       h("span", { class: "pid" }, pid),
@@ -128,4 +137,38 @@
   }
 
   RAG.kit = { onSlider, rankOf, placesOf, placeOf, rank, row, emptyRow, spoken, tieText };
+
+  /* The passage card's opener (browser only; the build's Node renderer has no document). */
+  if (typeof document === "undefined" || !document.addEventListener) return;
+  let loaded = null;
+  const loadCard = () => {
+    if (!loaded) {
+      const assets = RAG.assets();
+      const style = new Promise((resolve, reject) => {
+        const link = RAG.el("link", { rel: "stylesheet", href: assets.styles.card });
+        link.onload = resolve;
+        link.onerror = () => reject(new Error("assets/card.css could not be loaded"));
+        document.head.appendChild(link);
+      });
+      loaded = Promise.all([RAG.loadScript(assets.scripts.card), style]);
+    }
+    return loaded;
+  };
+  const openCard = (event, trigger, pid) => {
+    const section = trigger.closest("section.lab[data-lab]");
+    if (!section || !pid) return;
+    event.preventDefault();
+    Promise.all([RAG.startLab(section), loadCard()]).then(() => RAG.card.open(section, pid, trigger))
+      .catch((error) => RAG.showLabError(section, `The passage card could not open (${error.message}).`));
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest("button.pid-open, [data-pid][tabindex] .pid code");
+    if (button) openCard(event, button, button.closest("[data-pid]").dataset.pid);
+  });
+  document.addEventListener("keydown", (event) => {
+    const item = event.target;
+    if (event.key !== "Enter" || !item.matches || !item.matches("[data-pid][tabindex]:not(button)")) return;
+    if (item.closest(".card-host")) return;
+    openCard(event, item, item.dataset.pid);
+  });
 })();

@@ -53,7 +53,7 @@
   const source = ({ passage: p, score, place }, props) => {
     const right = props.rights.includes(p.id);
     return kit.row({ id: p.id, place, title: p.title, bar: { max: props.top, value: score }, score: RAG.fixed(score, 4),
-                     scoreTitle: "fused (RRF) score", more: badges(p, right), classes: [right && "is-answer"], attrs: { key: p.id } });
+                     scoreTitle: "fused (RRF) score", more: badges(p, right), classes: [right && "is-answer"], attrs: { key: p.id, "data-pid": p.id } });
   };
 
   const hostile = (props) => kit.row({

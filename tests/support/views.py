@@ -152,11 +152,14 @@ class ChunkDrawing:
     runs: dict | None
 
 
-def draw_chunks(dist_dir: Path, corpus: dict, drawings: list[dict]) -> list[ChunkDrawing]:
+def draw_chunks(dist_dir: Path, corpus: dict, drawings: list[dict], scripts: tuple[str, ...] = ()) -> list[ChunkDrawing]:
     """Views of site_src/views/ drawn over RAG.corpus.fromChunks(corpus["chunks"], corpus) from the
     built site's files (tests/support/views_of_chunks.js): each of `drawings` is {view, input
-    (without its corpus), state}."""
-    request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir), "corpus": corpus, "drawings": drawings}
+    (without its corpus), state}. `scripts`: files of assets/scripts/ that define a view no lab
+    script holds (the passage card's "card")."""
+    extra = [{"name": f"assets/scripts/{name}.js", "code": (dist_dir / "assets" / "scripts" / f"{name}.js").read_text("utf-8")}
+             for name in scripts]
+    request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir) + extra, "corpus": corpus, "drawings": drawings}
     result = subprocess.run(["node", str(OF_CHUNKS)], input=json.dumps(request), capture_output=True, text=True,
                             cwd=ROOT, timeout=300)
     if result.returncode != 0:

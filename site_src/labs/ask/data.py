@@ -3,7 +3,8 @@
 browser, and dense search and fusion once the reader loads the build's embedding model
 (builder/live_model.py; scripts embedder.js, which runs it in a worker, and live-search.js).
 Then, as for the traced questions: the permission filter for a customer, the prompt and its
-size; no language model answers.
+size; no language model answers. The cosine floor (builder/cosine_floor.py) says whether a
+question's top cosine can tell that the help center may not answer it.
 
 Example: data(build)["presets"]["upload-4021"]["sent"][0] -> 'err-4021'
 """
@@ -14,6 +15,7 @@ from engine.settings import PROMPT_PASSAGES
 from engine.tokens import count_o200k
 
 from builder.core_data import source_of
+from builder.cosine_floor import cosine_floor
 from builder.sources import section_index
 
 STATE = {"text": "Getting QB-4021 when uploading"}  # the traced question the lab opens on
@@ -45,4 +47,5 @@ def data(build) -> dict:
                          "(fix: copy a golden or tracer question's text exactly)")
     check_section = next(s["number"] for s in section_index() if s["slug"] == CHECK_SECTION)
     return {"reader": {"role": reader.role, "label": reader.label, "groups": list(reader.groups)}, "presets": presets,
-            "check_section": {"slug": CHECK_SECTION, "number": check_section}}
+            "check_section": {"slug": CHECK_SECTION, "number": check_section},
+            "floor": cosine_floor(core["questions"], core["runs"])}

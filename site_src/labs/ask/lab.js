@@ -9,7 +9,10 @@
  * State: {text}. Local (what the browser has learnt, never in the link): model, the model's
  * state as embedder.js reports it; found, the last live search ({text, runs, wordpieces: the
  * prompt's size in the model's tokenizer}). The view reads both only through props; BM25 before
- * the model comes from the page's corpus (corpus.search(text, null): its BM25 index, built once). */
+ * the model comes from the page's corpus (corpus.search(text, null): its BM25 index, built once).
+ * Each fused passage says which positions RRF read ("from dense 5 + BM25 1"); every row carries the
+ * tracer's badges (right passage, outdated, forum post, staff only); the filter says what it
+ * removed; and the top cosine is set against the build's floor (own.floor, builder/cosine_floor.py). */
 (() => {
   const h = RAG.h;
   const kit = RAG.kit;
@@ -45,12 +48,64 @@
     return "Dense search and fusion need the embedding model: load it above (search by meaning runs in your browser, never on a server).";
   }
 
-  function list(pairs, digits, sectionOf) {
+  /** The tracer's badges for a passage (site_src/labs/tracer/lab.js): right passage, outdated, forum post, staff only. */
+  function badges(p, rights) {
+    const staff = p.acl.includes("staff");
+    const right = rights.includes(p.id);
+    if (!(right || p.superseded || p.kind === "forum" || staff)) return null;
+    return h("span", { class: "badges" },
+      right ? h("span", { class: "badge badge-ok" }, "right passage") : null,
+      p.superseded ? h("span", { class: "badge badge-superseded" }, "outdated") : null,
+      p.kind === "forum" ? h("span", { class: "badge badge-forum" }, "forum post") : null,
+      staff ? h("span", { class: "badge badge-staff" }, "staff only") : null);
+  }
+
+  /** Where a fused passage came from: the positions RRF read in each list's top `depth`,
+   *  "from dense 5 + BM25 1" (a position inside a tie says so: "BM25 2 (tied for 1st)"). */
+  function originOf(runs, pid, depth) {
+    const parts = [["dense", runs.dense], ["BM25", runs.bm25]].map(([name, list]) => {
+      const rank = kit.rankOf(list.slice(0, depth), pid);
+      if (!rank) return null;
+      const place = kit.placeOf(list, pid);
+      return `${name} ${rank}` + (place && place.last > place.first ? ` (tied for ${place.first})` : "");
+    }).filter(Boolean);
+    return `from ${parts.join(" + ")}`;
+  }
+
+  function list(pairs, digits, props, origin) {
     const places = kit.placesOf(pairs);
     return h("ol", { class: "results ask-list" }, pairs.length
-      ? pairs.slice(0, DEPTH).map(([pid, value]) => kit.row({ id: pid, place: places.get(pid), title: sectionOf(pid),
-        score: RAG.fixed(value, digits), attrs: { "data-pid": pid } }))
+      ? pairs.slice(0, DEPTH).map(([pid, value]) => kit.row({ id: pid, place: places.get(pid), title: props.sectionOf(pid),
+        score: RAG.fixed(value, digits), attrs: { "data-pid": pid },
+        classes: [props.rights.includes(pid) && "is-answer"],
+        more: [badges(props.passageOf(pid), props.rights), origin ? h("p", { class: "detail ask-origin" }, origin(pid)) : null] }))
       : kit.emptyRow("No passage shares a word with the question."));
+  }
+
+  /** What the filter took out: the fused passages above the last one sent that the reader may not read. */
+  function removedBy(fused, sent) {
+    const last = sent.length ? fused.indexOf(sent[sent.length - 1]) : -1;
+    return fused.slice(0, last + 1).filter((pid) => !sent.includes(pid));
+  }
+
+  const cosine = (x) => RAG.fixed(x, 3);
+
+  /** The top cosine against the build's floor: whether it can say the help center may not answer. */
+  function floorText(top, floor) {
+    if (!floor || top === null) return null;
+    const low = floor.answered.cosine;
+    const high = floor.unanswerable.cosine;
+    const said = `Top cosine ${cosine(top)}. `;
+    if (floor.separates) {
+      return said + (top < low
+        ? `That is below ${cosine(low)}, the lowest top cosine of a golden question answered at rank 1: the help center may not answer this.`
+        : `Questions the help center cannot answer stay below ${cosine(high)} here; this one reaches the answered questions\u2019 range.`);
+    }
+    const where = top < low ? "below every answered one: the help center may not answer this"
+      : top > high ? "above every unanswerable one"
+        : "between the two, where both kinds of question fall";
+    return said + `No cosine floor separates answered from unanswerable questions here: golden questions answered at rank 1 ` +
+      `start at ${cosine(low)}, questions the help center cannot answer reach ${cosine(high)}. This one is ${where}.`;
   }
 
   const stage = (key, n, title, wide, ...body) => h("div", { class: ["ask-stage", wide && "ask-wide"], "data-stage": key },
@@ -90,6 +145,9 @@
         fusedList: Boolean(runs && (runs.hybrid || preset)), readerLabel: own.reader.label.toLowerCase(),
         promptPassages: data.settings.prompt_passages, checkSection: own.check_section,
         sectionOf: (pid) => corpus.passage(pid).section, updatedOf: (pid) => corpus.passage(pid).updated,
+        passageOf: (pid) => corpus.passage(pid), rights: preset ? corpus.rightPassages(preset) : [],
+        depth: corpus.settings.fusion_depth, removed: removedBy(fused, sent),
+        floor: runs && runs.dense && runs.dense.length ? floorText(runs.dense[0][1], own.floor) : null,
       };
     },
 
@@ -99,18 +157,26 @@
       const needsModel = kind === "bm25" ? [h("p", { class: "ask-waiting" }, "Needs the model: load it above.")] : [];
       const ranked = (key, digits) => {
         const pairs = runs && runs[key === "fused" ? "hybrid" : key];
-        if (pairs) return [source(provenance), list(pairs, digits, props.sectionOf)];
+        const origin = key === "fused" ? (pid) => originOf(runs, pid, props.depth) : null;
+        if (pairs) return [source(provenance), list(pairs, digits, props, origin)];
         return [source(runs ? "waiting for the model" : "waiting for a question"), ...(runs ? needsModel : [])];
       };
       return [
         h("p", { class: "lab-status" }, kind === "empty" ? "Type a question above." : ["\u201c", h("bdi", null, props.text), `\u201d${statusOf(props)}`]),
+        props.floor ? h("p", { class: "ask-floor" }, props.floor) : null,
         h("div", { class: "ask-stages" },
           STAGES.map(([key, title, digits], i) => stage(key, i + 1, title, false, ...ranked(key, digits))),
           stage("filter", 4, "Who may read it", false,
             source(`A ${props.readerLabel} may read these ${props.sent.length} of the ${props.fusedList ? "fused" : "BM25"} list's best; ` +
               `the filter runs before the top ${props.promptPassages} are taken.`),
+            h("p", { class: "ask-source ask-removed" }, props.removed.length
+              ? [`It removed ${RAG.plural(props.removed.length, "passage")} a ${props.readerLabel} may not read: `,
+                props.removed.map((pid, i) => [i ? ", " : "", h("code", null, pid),
+                  ` (${props.passageOf(pid).acl.join(", ")} only)`]), "."]
+              : `It removed nothing: a ${props.readerLabel} may read every passage above the last one sent.`),
             h("ol", { class: "results ask-list" }, props.sent.map((pid, i) => kit.row({
-              id: pid, place: i + 1, title: props.sectionOf(pid), score: props.updatedOf(pid), attrs: { "data-pid": pid } })))),
+              id: pid, place: i + 1, title: props.sectionOf(pid), score: props.updatedOf(pid), attrs: { "data-pid": pid },
+              more: badges(props.passageOf(pid), props.rights) })))),
           stage("prompt", 5, "The prompt", true, source(props.size), h("pre", { class: "ask-prompt", tabindex: "0" }, props.prompt)),
           stage("answer", 6, "The answer", true, source("No language model runs on this page. A model would read the prompt " +
             "above and answer from it, citing the passages by id.")),
@@ -121,7 +187,8 @@
     },
 
     summary(props) {
-      return props.kind === "empty" ? "Type a question above." : `\u201c${props.text}\u201d${statusOf(props)}`;
+      if (props.kind === "empty") return "Type a question above.";
+      return `\u201c${props.text}\u201d${statusOf(props)}` + (props.floor ? ` ${props.floor}` : "");
     },
 
     setup(ctx) {

@@ -38,6 +38,7 @@ from engine.access import pre_filter
 from engine.bm25 import BM25
 from engine.dense import resolve_model
 from engine.prompt import Source, build_prompt, escape
+from engine.ranking import places, round_score
 from support.caches import build_vectors
 from support.labs import lab, open_page
 from support.paths import ARTIFACTS, ROOT
@@ -63,6 +64,25 @@ def test_each_preset_sends_the_fused_passages_a_customer_may_read(data):
     assert any(len(own["presets"][q["id"]]["sent"]) < len(data["runs"][q["id"]]["hybrid"][:settings.PROMPT_PASSAGES])
                or any("staff" in acl[pid] for pid, _ in data["runs"][q["id"]]["hybrid"][:settings.PROMPT_PASSAGES])
                for q in data["questions"]), "no preset shows the filter at work"
+
+
+def test_the_cosine_floor_is_recomputed_from_the_runs_and_the_unanswerable_file(data):
+    """The lowest first cosine among golden questions dense search answers at rank 1, and the
+    highest among the questions of corpus/unanswerable.yaml, recomputed here from the runs."""
+    import yaml
+    unanswerable = yaml.safe_load((ROOT / "corpus" / "unanswerable.yaml").read_text("utf-8"))
+    by_text = {q["text"]: q for q in data["questions"]}
+    assert all(by_text[u["question"]]["set"] == "unanswerable" for u in unanswerable)
+    first = {q["id"]: data["runs"][q["id"]]["dense"][0] for q in data["questions"]}
+    answered = sorted((first[q["id"]][1], q["id"]) for q in data["questions"]
+                      if q["set"] == "golden" and first[q["id"]][0] in q["answers"])
+    nothing = sorted((first[by_text[u["question"]]["id"]][1], by_text[u["question"]]["id"]) for u in unanswerable)
+    floor = data["labs"]["ask"]["floor"]
+    assert (floor["answered"]["cosine"], floor["answered"]["question"]) == answered[0]
+    assert (floor["unanswerable"]["cosine"], floor["unanswerable"]["question"]) == nothing[-1]
+    assert floor["unanswerable"]["passage"] == first[nothing[-1][1]][0]
+    assert (floor["answered"]["count"], floor["unanswerable"]["count"]) == (len(answered), len(unanswerable))
+    assert floor["separates"] is (answered[0][0] > nothing[-1][0])
 
 
 def test_the_lab_opens_on_a_question_the_build_searched(data):
@@ -98,7 +118,8 @@ def test_a_preset_is_drawn_with_the_builds_numbers_at_every_stage(views, data):
         node, stage = drawn_stages(drawing.html)
         run = data["runs"][q["id"]]
         status = f"“{q['text']}” is a question the page follows: every number below was computed by the build."
-        assert text_of(node.css_first(".lab-status")) == status and drawing.summary == status
+        assert text_of(node.css_first(".lab-status")) == status
+        assert drawing.summary == f"{status} {text_of(node.css_first('.ask-floor'))}"
         for key, name, digits in (("dense", "dense", 3), ("bm25", "bm25", 3), ("fused", "hybrid", 5)):
             assert ids_in(stage[key]) == [pid for pid, _ in run[name][:5]], (q["id"], key)
             assert scores_in(stage[key]) == [f"{score:.{digits}f}" for _, score in run[name][:5]]
@@ -114,6 +135,60 @@ def test_a_preset_is_drawn_with_the_builds_numbers_at_every_stage(views, data):
         for quiet in ("answer", "check"):
             assert not stage[quiet].css("li")
         assert "No language model runs on this page." in text_of(stage["answer"])
+
+
+def floor_said(top, floor):
+    """What the lab says of a top cosine, written here from the floor's figures."""
+    low, high = floor["answered"]["cosine"], floor["unanswerable"]["cosine"]
+    assert not floor["separates"], "the corpus's floor now separates the sets: write that case here too"
+    where = ("below every answered one: the help center may not answer this" if top < low
+             else "above every unanswerable one" if top > high else "between the two, where both kinds of question fall")
+    return (f"Top cosine {top:.3f}. No cosine floor separates answered from unanswerable questions here: golden questions "
+            f"answered at rank 1 start at {low:.3f}, questions the help center cannot answer reach {high:.3f}. This one is {where}.")
+
+
+def badge_texts(p, rights):
+    return [name for name, on in (("right passage", p["id"] in rights), ("outdated", p["superseded"]),
+                                  ("forum post", p["kind"] == "forum"), ("staff only", "staff" in p["acl"])) if on]
+
+
+def test_each_stage_says_why_origins_badges_removals_and_the_floor(views, data):
+    """Fused rows name the positions RRF read; rows carry the tracer's badges; the filter names what
+    it removed; the top cosine is set against the floor. All written here from the build's data."""
+    own, depth = data["labs"]["ask"], settings.FUSION_DEPTH
+    by_id = {p["id"]: p for p in data["passages"]}
+    staff_above = lambda q: any("staff" in by_id[i]["acl"] for i, _ in data["runs"][q["id"]]["hybrid"][:settings.PROMPT_PASSAGES])
+    shown = [q for q in data["questions"] if q["set"] != "golden" or staff_above(q)]
+    saw = {"removed": 0, "staff": 0, "below": 0}
+    for q, drawing in zip(shown, views.draw_many("ask", [{"text": q["text"]} for q in shown])):
+        node, stage = drawn_stages(drawing.html)
+        run, rights = data["runs"][q["id"]], q["answers"]
+        assert text_of(node.css_first(".ask-floor")) == floor_said(run["dense"][0][1], own["floor"])
+        saw["below"] += run["dense"][0][1] < own["floor"]["answered"]["cosine"]
+        for li in stage["fused"].css("li.result[data-pid]"):
+            pid = li.attributes["data-pid"]
+            parts = []
+            for name, key in (("dense", "dense"), ("BM25", "bm25")):
+                ids = [i for i, _ in run[key]]
+                if pid in ids[:depth]:
+                    first, last = places([[i, round_score(s)] for i, s in run[key]])[ids.index(pid)]
+                    parts.append(f"{name} {ids.index(pid) + 1}" + (f" (tied for {first})" if last > first else ""))
+            assert text_of(li.css_first(".ask-origin")) == "from " + " + ".join(parts), (q["id"], pid)
+        for key in ("dense", "bm25", "fused", "filter"):
+            for li in stage[key].css("li.result[data-pid]"):
+                p = by_id[li.attributes["data-pid"]]
+                assert [text_of(b) for b in li.css(".badge")] == badge_texts(p, rights), (q["id"], key, p["id"])
+                saw["staff"] += "staff" in p["acl"]
+        fused, sent = [i for i, _ in run["hybrid"]], own["presets"][q["id"]]["sent"]
+        removed = [i for i in fused[:fused.index(sent[-1]) + 1] if i not in sent]
+        said = text_of(stage["filter"].css_first(".ask-removed"))
+        if removed:
+            saw["removed"] += 1
+            assert said == (f"It removed {len(removed)} passage{'s' if len(removed) > 1 else ''} a customer may not read: "
+                            + ", ".join(f"{i} ({', '.join(by_id[i]['acl'])} only)" for i in removed) + ".")
+        else:
+            assert said == "It removed nothing: a customer may read every passage above the last one sent."
+    assert saw["removed"] and saw["staff"], saw
 
 
 def test_before_the_model_a_typed_question_gets_bm25_alone_ranked_as_python_ranks_it(views, data):
@@ -344,6 +419,50 @@ def test_a_typed_question_goes_through_every_stage_with_the_same_prompt_python_b
     for stage in ("answer", "check"):
         assert "No language model runs" in section.locator(".lab-output").text_content()
         assert section.locator(f'[data-stage="{stage}"] li').count() == 0
+
+
+def origin_said(run, pid, depth):
+    """'from dense 5 + BM25 1': the positions RRF read in each list's top `depth`, ties noted."""
+    parts = []
+    for name, key in (("dense", "dense"), ("BM25", "bm25")):
+        ids = [i for i, _ in run[key]]
+        if pid in ids[:depth]:
+            first, last = places([[i, round_score(s)] for i, s in run[key]])[ids.index(pid)]
+            parts.append(f"{name} {ids.index(pid) + 1}" + (f" (tied for {first})" if last > first else ""))
+    return "from " + " + ".join(parts)
+
+
+# The issue's three questions: a paraphrase of refunds, an error code in a staff runbook's
+# neighbourhood, and one nothing in the help center answers.
+TYPED = ("How do I get my money back?", "My phone app keeps saying QB-4031", "share a notebook with someone outside my company")
+
+
+@pytest.mark.browser
+def test_three_typed_questions_say_where_each_passage_came_from_what_was_removed_and_where_the_cosine_falls(live_page, data):
+    section = lab(live_page, "ask")
+    by_id = {p["id"]: p for p in data["passages"]}
+    floor, said = data["labs"]["ask"]["floor"], {}
+    for text in TYPED:
+        ask_text(section, text)
+        expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE)
+        run = live_page.evaluate(LIVE_SEARCH_JS, text)["runs"]
+        expect(section.locator(".ask-floor")).to_have_text(floor_said(run["dense"][0][1], floor))
+        fused = section.locator('[data-stage="fused"] li.result[data-pid]')
+        rows = []
+        for li in fused.all():
+            pid = li.get_attribute("data-pid")
+            assert li.locator(".ask-origin").text_content() == origin_said(run, pid, settings.FUSION_DEPTH), (text, pid)
+            assert li.locator(".badge").all_text_contents() == badge_texts(by_id[pid], []), (text, pid)
+            rows.append(f"{li.locator('.rank').text_content()} {pid}: {li.locator('.ask-origin').text_content()}"
+                        + "".join(f" [{b}]" for b in li.locator(".badge").all_text_contents()))
+        ranked = [pid for pid, _ in run["hybrid"]]
+        sent = stage_ids(section, "filter")
+        removed = [pid for pid in ranked[:ranked.index(sent[-1]) + 1] if pid not in sent]
+        removal = section.locator(".ask-removed").text_content()
+        assert all(pid in removal for pid in removed) and (bool(removed) != removal.startswith("It removed nothing"))
+        said[text] = {"floor": section.locator(".ask-floor").text_content(), "fused": rows, "filter": removal}
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "ask-typed.json").write_text(json.dumps(said, indent=1, ensure_ascii=False), "utf-8")
 
 
 @pytest.mark.browser

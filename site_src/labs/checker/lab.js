@@ -128,7 +128,7 @@
     more: [h("span", { class: "badges" }, h("span", { class: "badge" }, s.updated),
       s.cited ? h("span", { class: "badge badge-warn" }, `cited${s.marks ? " \u00b7 quote marked" : ""}`) : null),
     h("p", { class: "snippet" }, snippet(s.text, s.marks))],
-    classes: [s.cited && "is-winner"] });
+    classes: [s.cited && "is-winner"], attrs: { "data-pid": s.id } });
 
   function caseNote(shown) {
     return h("div", { class: "checker-case", "data-case": shown.id },

@@ -54,7 +54,7 @@
       r.right ? h("span", { class: "badge badge-ok" }, "right passage") : null,
       r.staff ? h("span", { class: "badge badge-staff" }, "staff only") : null,
       r.leaked ? h("span", { class: "badge badge-fail" }, "leaked") : null) : null,
-    classes: [r.right && "is-answer", r.leaked && "is-leaked"] });
+    classes: [r.right && "is-answer", r.leaked && "is-leaked"], attrs: { "data-pid": r.id } });
 
   /** A place of the top k a post-filter emptied: its rank, never the passage. */
   const droppedRow = (place) => kit.row({

@@ -56,7 +56,7 @@
   function row(props, place, [pid, value], top, digits, later = false) {
     const right = props.rights.includes(pid);
     return kit.row({ id: pid, place, name: title(props, pid), bar: { max: top, value }, score: RAG.fixed(value, digits),
-                     more: badges(props, pid), classes: [right && "is-answer", later && "is-later"] });
+                     more: badges(props, pid), classes: [right && "is-answer", later && "is-later"], attrs: { "data-pid": pid } });
   }
 
   /* The top `depth` of a list; below them, each right passage where it ranked, or a note that the
