@@ -171,6 +171,12 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     bodies = [views.fill(s.html, drawings) for s in sections]
     if left_out is not None:
         bodies = [leaving.drop_failed_labs(body, views.placed, drawings, left_out) for body in bodies]
+    if quiz is not None and left_out is None:
+        stated = practice.stated_above(quiz.questions, data["labs"][practice.QUIZ_LAB]["source"],
+                                       {s.slug: body for s, body in zip(sections, bodies)})
+        quiz.giveaways.extend(stated)
+        if strict_claims and stated:
+            raise practice.PracticeFailed(stated, claims.failures())
     times = [reading_time.section_time(body) for body in bodies]
     totals = {"everything": sum(t.everything for t in times), "essentials": sum(t.essentials for t in times)}
     html = environment().get_template("page.html").render(
