@@ -209,6 +209,31 @@ def test_answers_given_along_the_way_show_in_check_yourself(make_page, site_url,
 
 
 @pytest.mark.browser
+def test_answers_given_in_check_yourself_show_in_the_sections_blocks_after_back(make_page, site_url, data):
+    """Issue 24: an answer given in the quiz showed nowhere once the reader followed "Back to section N"."""
+    page = open_page(make_page, site_url)
+    section = lab(page, "quiz")
+    q = questions(data)[3]
+    wrong = (q["answer"] + 1) % len(q["choices"])
+    section.locator(f"li#quiz-{q['id']} label.practice-choice").nth(wrong).click()
+    expect(section.locator(f"li#quiz-{q['id']} .practice-verdict")).to_have_text("Not quite.")
+    section.locator(f"li#quiz-{q['id']} .quiz-back a").click()
+    item = page.locator(f"section.practice li#practice-{q['id']}")
+    expect(item.locator(".practice-verdict")).to_have_text("Not quite.")
+    expect(item.locator(f"input[value='{wrong}']")).to_be_checked()
+    expect(item.locator("label.practice-choice.is-wrong")).to_have_text(plain(q["choices"][wrong]))
+    expect(item.locator("details.practice-answer")).to_have_attribute("open", "")
+    # Answered again there, the quiz follows; cleared in the quiz, the block is clear too.
+    item.locator("label.practice-choice").nth(q["answer"]).click()
+    expect(section.locator(f"li#quiz-{q['id']} .practice-verdict")).to_have_text("Right.")
+    other = questions(data)[0]
+    block_item(page, other["id"]).locator("label.practice-choice").nth(other["answer"]).click()
+    section.locator(".quiz-clear").click()
+    expect(page.locator("section.practice .practice-verdict")).to_have_count(0)
+    expect(page.locator("section.practice input[type=radio]:checked")).to_have_count(0)
+
+
+@pytest.mark.browser
 def test_the_quiz_answers_live_in_its_link_and_clear_my_answers_clears_them(make_page, site_url, data):
     page = open_page(make_page, site_url)
     section = lab(page, "quiz")
