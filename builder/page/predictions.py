@@ -235,12 +235,13 @@ ATTRIBUTE = re.compile(r'([a-z][\w-]*)(?:="([^"]*)")?')
 
 
 def controls_of(lab_html: str, key: str) -> list[dict]:
-    """The attributes of each control bound to state[key] in a lab's frame (data-key="key"), a
-    select's with its options' values under "options"."""
+    """The attributes of each control bound to state[key] in a lab's frame (data-key="key"; for
+    q, the question picker), a select's with its options' values under "options"."""
     found = []
     for tag, attrs, rest in re.findall(r'<(input|select)\b([^>]*)>((?:(?!</select>).)*</select>)?', lab_html, re.S):
         attributes = {name: value for name, value in ATTRIBUTE.findall(attrs)}
-        if attributes.get("data-key") != key:
+        picker = key == "q" and attributes.get("data-picker") == "question"
+        if attributes.get("data-key") != key and not picker:
             continue
         if tag == "select":
             attributes["options"] = re.findall(r'<option[^>]*value="([^"]*)"', rest)
@@ -257,7 +258,8 @@ def can_take(control: dict, value) -> bool:
     if kind == "radio":
         return control.get("value") == (str(value).lower() if isinstance(value, bool) else str(value))
     if kind == "select":
-        return str(value) in control["options"]
+        # A picker of presets lists every question of the page once the lab starts.
+        return control.get("data-options") == "presets" or str(value) in control["options"]
     if kind == "checkbox":
         return isinstance(value, bool)
     return True  # a text field takes any text
@@ -265,10 +267,11 @@ def can_take(control: dict, value) -> bool:
 
 def unreachable(lab_html: str, when: dict, question_ids) -> list[str]:
     """The settings of `when` that the lab's controls cannot set: the reader could never see the
-    verdict. A question (q) is any of the page's, listed in the picker when the lab starts."""
+    verdict. A question (q) must be one of the page's, and one its picker offers."""
     missing = []
     for key, value in when.items():
-        if key == "q" and value in question_ids:
+        if key == "q" and value not in question_ids:
+            missing.append(f"q = {value!r} (no such question)")
             continue
         controls = controls_of(lab_html, key)
         if not any(can_take(control, value) for control in controls):
