@@ -6,6 +6,7 @@ opens on the state a prediction asks about is refused; on the page, a pick, then
 as the task says, gives the verdict from the lab's live state."""
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -185,6 +186,19 @@ def test_each_prediction_stands_just_before_its_lab_in_sections_4_to_9(dist_dir,
     assert "prediction_source" not in shipped and "fused_place" not in shipped, "the browser gets none of it"
 
 
+def test_every_predictions_setting_is_a_state_its_lab_accepts_as_it_is(views, dist_dir):
+    """The verdict waits for the lab's live state to hold `when`: a lab whose accept() changed the
+    setting (a slider's step, a question it does not take) would never give it. Drawn in Node by
+    the labs' own views, from the state each opens on."""
+    html = (dist_dir / "index.html").read_text("utf-8")
+    for frame in frames_of(dist_dir):
+        name, when = frame.attributes["data-for-lab"], json.loads(frame.attributes["data-when"])
+        at = html.index(f'data-lab="{name}" id="lab-{name}"')
+        opens = json.loads(re.search(r"data-state='([^']*)'", html[at:at + 2000]).group(1).replace("&#34;", '"'))
+        drawing = views.draw(name, {**opens, **when})
+        assert {key: drawing.state[key] for key in when} == when, frame.attributes["data-prediction"]
+
+
 # ------------------------------------------------------------------ in the browser
 
 
@@ -222,4 +236,5 @@ def test_a_prediction_then_the_drag_then_the_verdict_from_the_labs_live_state(ma
     prompt.locator('input[data-key="n"]:checked').focus()
     page.keyboard.press("ArrowLeft")
     expect(prompt.locator('input[data-key="n"][value="4"]')).to_be_checked()
-    expect(other.locator(".prediction-verdict")).to_contain_text("You were right. With 4 passages the prompt holds")
+    expect(other.locator(".prediction-verdict")).to_have_text(
+        f"You were right. {other.locator('.prediction-shows').text_content().strip()}")
