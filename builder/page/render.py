@@ -237,6 +237,8 @@ def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice
     own = data["labs"].get(practice.QUIZ_LAB)
     if own is None:
         return None
+    # A question may ask about a query or a setting the page does not show: the engine runs it here.
+    namespace = {**namespace, **predictions.helpers(facts)}
     quiz = practice.render_quiz(own["source"], env, namespace)
     unplaced = practice.unplaced(quiz.questions, own["source"], section_files())
     if unplaced:

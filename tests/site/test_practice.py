@@ -13,7 +13,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import build as build_cli
-from builder.page import practice, render
+from builder.page import practice, predictions, render
 from builder.page.claims import ClaimRegistry
 from builder.page.errors import ProseError
 from builder.page.facts import Facts
@@ -364,7 +364,7 @@ def test_the_quiz_is_in_page_order_and_every_answer_and_reason_in_the_page_is_th
 
 def test_the_pages_quiz_holds_and_gives_nothing_away(data):
     facts = Facts(data)
-    namespace = facts.namespace()
+    namespace = {**facts.namespace(), **predictions.helpers(facts)}  # as the render step runs them
     quiz = practice.render_quiz(data["labs"]["quiz"]["source"], prose_environment(ClaimRegistry(namespace)), namespace)
     assert quiz.problems == []
     assert len(quiz.results) == len(quiz.questions) >= 2 * len(CORE) - 2

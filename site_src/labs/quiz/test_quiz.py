@@ -29,14 +29,16 @@ def practice_question(qid, section):
 def test_the_data_step_keeps_the_questions_as_written_in_page_order_for_the_render_step():
     questions = (practice_question("late", "measuring"), practice_question("early", "chunking"),
                  practice_question("early-too", "chunking"))
-    got = quiz.data(SimpleNamespace(content=SimpleNamespace(labs={"quiz": questions})))
+    got = quiz.data(SimpleNamespace(content=SimpleNamespace(labs={"quiz": quiz.QuizContent(questions)})))
     assert [q["id"] for q in got["source"]] == ["early", "early-too", "late"]
     assert got["source"][0] == {"id": "early", "section": "chunking", "line": 3, "question": "Q?", "check": "True",
                                 "let": [], "choices": [{"text": "a", "why": "why a", "right": True, "line": 4},
                                                        {"text": "b", "why": "why b", "right": False, "line": 6}]}
     assert got["sections"] == section_index()
     assert quiz.STATE == {}, "the page opens with nothing answered"
-    assert quiz.BUILD_ONLY == ("source",), "the browser gets the questions rendered, not their templates and checks"
+    assert got["prediction_source"] == [], "a corpus without predictions.yaml asks none"
+    assert quiz.BUILD_ONLY == ("source", "prediction_source"), \
+        "the browser gets the questions rendered, not their templates and checks"
 
 
 def test_the_browser_gets_the_rendered_questions_not_their_source(dist_dir, data):
