@@ -17,8 +17,8 @@ moves the answer, or stops the build when no choice (or two) would then be right
       choices:
         - text: It stays first
           is: at == '1'
-        - text: It drops below the top three
-          is: at is not None and int(at.rstrip('=')) > 3
+        - text: It drops out of the fused list
+          is: at is None
 
 Example: load_predictions(Path("corpus/predictions.yaml"), out, {"hybrid": {"q": "upload-4021", "depth": 8}})[0].lab -> 'hybrid'
 """
