@@ -10,17 +10,17 @@ moves the answer, or stops the build when no choice (or two) would then be right
     - id: hybrid-depth
       lab: hybrid
       when: {depth: 4}                  # the lab's state the question is about (part of it)
-      let: {at: "fused_place('upload-4021', 'err-4021', depth=4)"}
-      question: With depth {{ when.depth }}, where does `err-4021` go?
+      let: {at: "fused_place('q-upload', 'err-1', depth=4)"}
+      question: With depth {{ when.depth }}, where does `err-1` go?
       task: Drag depth to {{ when.depth }}.
-      shows: At depth {{ when.depth }}, fusion puts `err-4021` at {{ at }}.
+      shows: At depth {{ when.depth }}, fusion puts `err-1` at {{ at }}.
       choices:
         - text: It stays first
           is: at == '1'
         - text: It drops out of the fused list
           is: at is None
 
-Example: load_predictions(Path("corpus/predictions.yaml"), out, {"hybrid": {"q": "upload-4021", "depth": 8}})[0].lab -> 'hybrid'
+Example: load_predictions(Path("corpus/predictions.yaml"), out, {"hybrid": {"q": "q-upload", "depth": 8}})[0].lab -> 'hybrid'
 """
 
 import json
@@ -153,7 +153,7 @@ def helpers(facts) -> dict:
     settings the reader will set, over the build's own rankings and passages (the labs' twins of
     the same functions, proven equal, redraw it in the browser).
 
-    Example: helpers(facts)["fused_place"]('upload-4021', 'err-4021', depth=4) -> '1='
+    Example: helpers(facts)["fused_place"]('q-upload', 'err-1', depth=4) -> '1='
     """
     def fused(question: str, depth: int = FUSION_DEPTH, k: int = RRF_K) -> list[tuple[str, float]]:
         return hybrid_ranking(facts.run(question, "dense"), facts.run(question, "bm25"), depth, k)
