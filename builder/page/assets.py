@@ -39,7 +39,7 @@ from builder.sources import ROOT, SITE_SRC, VIEWS as VIEWS_DIR
 # What draws the labs' views, after Preact in assets/scripts/views.js (and run by the build's Node
 # renderer, builder/page/lab_views.py): the views' runtime, the corpus they read, the kit they share.
 DRAWING = ("views.js", "corpus.js", "kit.js")
-RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "page-data.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "start.js")
+RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "page-data.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "predict.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win

@@ -27,8 +27,10 @@ Example: render_quiz([question.as_source()], env, namespace).questions[0]["choic
 """
 
 import ast
+import html
 import math
 import re
+import statistics
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +57,9 @@ LONGER_SLACK = 2       # plus two characters, so "rank 10" may stand beside "ran
 LONGEST_SHARE = 1 / 3  # the right choice is the longest of its question in at most a third of the quiz (or once)
 POSITION_SHARE = 0.4   # no position (first, second...) holds the right choice in more than 40% of the quiz
 GIVEAWAY = re.compile(r"\b(all|none|both) of the above\b", re.I)
+FORM_RATIO = 1.5       # the right choice's length is within 1.5x of the wrong ones' median, either way
+STATED_WINDOW = 200    # words of the page before a question in which its answer may not stand word for word
+STATED_MIN_WORDS = 2   # an answer of one word (an identifier, a term) is named all over the prose: not a giveaway
 
 
 @dataclass(frozen=True)
@@ -282,6 +287,7 @@ def question_giveaways(question: dict, q: dict) -> list[Problem]:
         if text.count("`") % 2:
             problems.append(Problem(QUIZ_FILE, question["line"], q["id"], field, f"has an unpaired backtick: “{text}”",
                                     "pair every ` (text between two backticks reads as code)"))
+    problems += form_giveaways(question, q, texts)
     wrong = max(len(t) for i, t in enumerate(texts) if i != answer)
     if len(texts[answer]) > LONGER_BY * wrong + LONGER_SLACK:
         problems.append(Problem(
@@ -289,6 +295,39 @@ def question_giveaways(question: dict, q: dict) -> list[Problem]:
             f"the right choice, “{texts[answer]}” ({len(texts[answer])} characters), is longer than the longest "
             f"wrong one ({wrong}) by more than {round(100 * (LONGER_BY - 1))}% + {LONGER_SLACK}: the most "
             "specific option gives itself away", "shorten it, or make a wrong choice as specific and as long"))
+    return problems
+
+
+def opening(text: str) -> str:
+    """The first word of a choice, as a reader compares them: "Fixed, 25 words" -> "fixed"."""
+    words = re.findall(r"[\w'’-]+", text.lower())
+    return words[0] if words else ""
+
+
+def form_giveaways(question: dict, q: dict, texts: list[str]) -> list[Problem]:
+    """A right choice of another form than the wrong ones: its length far from theirs (more than
+    FORM_RATIO times their median, or less than their median over it), or the only opening word
+    in a question whose wrong choices all share theirs ("No: …", "No: …", "Yes: …")."""
+    answer, problems = q["answer"], []
+    line = question["choices"][answer]["line"]
+    wrong = [t for i, t in enumerate(texts) if i != answer]
+    median = statistics.median(len(t) for t in wrong)
+    length = len(texts[answer])
+    if length > FORM_RATIO * median or length * FORM_RATIO < median:
+        problems.append(Problem(
+            QUIZ_FILE, line, q["id"], "text",
+            f"the right choice, “{texts[answer]}” ({length} characters), is not of the wrong ones' length (their "
+            f"median is {median:g}; allowed {median / FORM_RATIO:.1f} to {median * FORM_RATIO:.1f}): a choice of another "
+            "form gives itself away", "write the choices in one form and about one length, e.g. four settings "
+            "named alike, four reasons of a line each"))
+    openings = [opening(t) for t in texts]
+    alone = openings.count(openings[answer]) == 1
+    if alone and all(openings.count(word) > 1 for i, word in enumerate(openings) if i != answer):
+        problems.append(Problem(
+            QUIZ_FILE, line, q["id"], "text",
+            f"the right choice, “{texts[answer]}”, is the only one opening with “{openings[answer]}”, while every wrong "
+            "one shares its opening with another", "open the choices alike, or give the right one's opening to a wrong "
+            "choice too"))
     return problems
 
 
@@ -410,3 +449,41 @@ def unplaced(questions: list[dict], source: list[dict], section_files: list[Path
                         f"section '{q['section']}' has no {{{{ practice() }}}} line",
                         "add one at the end of that section, or move the question to a section that has one"))
             for question, q in zip(source, questions) if q["section"] not in placed]
+
+
+# ------------------------------------------------------------------ the answer stated just above
+
+
+WORD = re.compile(r"\w+(?:[.,'’-]\w+)*")
+TAG = re.compile(r"<[^>]+>")
+
+
+def words_of(html_or_text: str) -> list[str]:
+    """The words a reader reads, lower-case, tags and entities gone: 'The <b>3.3</b> points' -> ['the', '3.3', 'points']"""
+    return WORD.findall(html.unescape(TAG.sub(" ", html_or_text)).lower())
+
+
+def holds_run(words: list[str], run: list[str]) -> bool:
+    return any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
+
+
+def stated_above(questions: list[dict], source: list[dict], bodies: dict[str, str]) -> list[str]:
+    """Questions whose right choice stands word for word in the STATED_WINDOW words of the section
+    before its practice block (`bodies`: slug -> the section's rendered HTML): the reader is told
+    the answer just before being asked it."""
+    problems = []
+    for question, q in zip(source, questions):
+        body = bodies.get(q["section"], "")
+        at = body.find(f'id="{q["section"]}-practice"')
+        if at < 0:
+            continue
+        before = words_of(body[:body.rfind("<", 0, at)])[-STATED_WINDOW:]
+        answer = words_of(plain(q["choices"][q["answer"]]))
+        if len(answer) >= STATED_MIN_WORDS and holds_run(before, answer):
+            problems.append(str(Problem(
+                QUIZ_FILE, question["choices"][q["answer"]]["line"], q["id"], "text",
+                f"the right choice, “{plain(q['choices'][q['answer']])}”, stands word for word in the "
+                f"{STATED_WINDOW} words before the question: the page has just said it",
+                "ask about something the reader works out (another question, another setting), or rewrite the "
+                "choices so that none is a sentence of the prose")))
+    return problems

@@ -23,7 +23,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures, lab_views, left_out as leaving, practice, reading_time, scroll_boxes, \
+from builder.page import assets, figures, lab_views, left_out as leaving, practice, predictions, reading_time, scroll_boxes, \
     section_cache
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
@@ -84,6 +84,10 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     claims = ClaimRegistry(namespace, left_out.claim_left_out if left_out else None)
     env = prose_environment(claims, left_out)
     quiz = prepare_practice(data, facts, env, namespace)
+    # Another corpus's page asks no predictions: they name Quillbox's passages and settings.
+    frames, predicted = prepare_predictions(data, facts, env, namespace) if left_out is None else ({}, [])
+    if quiz is not None:
+        quiz.giveaways.extend(predicted)
     if left_out is not None:
         quiz = leaving.checked_quiz(quiz, data, facts.data, left_out)
     glossary = GlossaryLinks(data["glossary"], left_out)
@@ -111,7 +115,8 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
             if left_out is not None:
                 return fragments.block(leaving.lab_or_note(name, data, left_out, lambda fit: render_lab(
                     name, namespace, options, views, fit=fit), views))
-            return fragments.block(render_lab(name, namespace, options, views))
+            drawn = render_lab(name, namespace, options, views)
+            return fragments.block(prediction_before(name, frames, options, drawn, facts.questions) + drawn)
 
         def block(html) -> Markup:
             return fragments.block(Markup(html))
@@ -172,6 +177,12 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     bodies = [views.fill(s.html, drawings) for s in sections]
     if left_out is not None:
         bodies = [leaving.drop_failed_labs(body, views.placed, drawings, left_out) for body in bodies]
+    if quiz is not None and left_out is None:
+        stated = practice.stated_above(quiz.questions, data["labs"][practice.QUIZ_LAB]["source"],
+                                       {s.slug: body for s, body in zip(sections, bodies)})
+        quiz.giveaways.extend(stated)
+        if strict_claims and stated:
+            raise practice.PracticeFailed(stated, claims.failures())
     practice_seen: set[str] = set()  # a question the quiz asks again is counted once
     times = [reading_time.section_time(body, practice_seen) for body in bodies]
     totals = {"everything": sum(t.everything for t in times), "essentials": sum(t.essentials for t in times)}
@@ -192,6 +203,36 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     return RenderedPage(html, files, claims.results, samples, quiz, reading)
 
 
+def prepare_predictions(data: dict, facts: Facts, env, namespace: dict) -> tuple[dict[str, dict], list[str]]:
+    """The predictions rendered over the data, each right choice found from it: {lab: prediction},
+    and the problems (no right choice, or one of another form)."""
+    own = data["labs"].get(practice.QUIZ_LAB)
+    if not own or not own.get("prediction_source"):
+        return {}, []
+    shown, problems = predictions.render_predictions(own["prediction_source"], env,
+                                                     {**namespace, **predictions.helpers(facts)})
+    return {p["lab"]: p for p in shown}, problems
+
+
+def prediction_before(name: str, frames: dict[str, dict], options: dict, lab_html: str = "",
+                      question_ids=()) -> Markup:
+    """The frame of the lab's prediction, if it has one: refused when the lab opens on the very
+    state the prediction asks about (the reader would have nothing to set), or when its controls
+    cannot set it (the reader could never see the verdict)."""
+    p = frames.get(name)
+    if p is None or p["answer"] is None:
+        return Markup("")
+    opens = {**labs.BY_NAME[name].state, **options}
+    if all(opens.get(key) == value for key, value in p["when"].items()):
+        raise ProseError(f"{predictions.PREDICTIONS_FILE}:{p['line']}: {p['id']}: when: the lab '{name}' opens on {p['when']} "
+                         "already (fix: ask about a setting the reader must change)")
+    missing = predictions.unreachable(lab_html, p["when"], question_ids) if lab_html else []
+    if missing:
+        raise ProseError(f"{predictions.PREDICTIONS_FILE}:{p['line']}: {p['id']}: when: the lab '{name}' has no control that sets "
+                         f"{', '.join(missing)} (fix: ask about a value its sliders, buttons or lists offer)")
+    return predictions.frame(p, environment().get_template("_prediction.html"))
+
+
 def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice.RenderedQuiz | None:
     """The practice questions rendered over the data and checked (what does not hold is in its
     problems); the quiz lab's part of the data (which its view, the browser and data/rag.json
@@ -199,6 +240,8 @@ def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice
     own = data["labs"].get(practice.QUIZ_LAB)
     if own is None:
         return None
+    # A question may ask about a query or a setting the page does not show: the engine runs it here.
+    namespace = {**namespace, **predictions.helpers(facts)}
     quiz = practice.render_quiz(own["source"], env, namespace)
     unplaced = practice.unplaced(quiz.questions, own["source"], section_files())
     if unplaced:

@@ -120,6 +120,8 @@
     // Controls the runtime cannot bind by data-key (a list that depends on the state, a field
     // that shows a question's text) follow the state here, once per drawing.
     if (spec.sync) spec.sync(ctx);
+    // A lab's drawing, told to the page (runtime/predict.js judges the predictions by it).
+    if (ctx.name) document.dispatchEvent(new CustomEvent("rag:lab-drawn", { detail: { name: ctx.name, state: ctx.state } }));
     window.clearTimeout(ctx.announceTimer);
     // While the reader types or drags, say the result once they pause, not on every step.
     if (announce === "now" && summary) RAG.announce(summary);

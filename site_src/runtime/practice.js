@@ -9,7 +9,10 @@
  *
  * Every pick is told to the quiz lab with a "rag:practice" event {id, choice, lab} (lab: "quiz" for a
  * pick in the quiz, null at the end of a section); picks at the ends of sections are also kept
- * (RAG.practice.answers()) for the quiz to show when it starts. */
+ * (RAG.practice.answers()) for the quiz to show when it starts. The other way, the quiz tells its
+ * answers after every drawing with a "rag:quiz" event {answers, cleared}: each section's block shows
+ * the same pick (and none once the reader clears the quiz), so "Back to section N" lands on the
+ * answer given in the quiz. */
 (() => {
   "use strict";
   const RAG = window.RAG;
@@ -40,6 +43,37 @@
     verdict.className = `practice-verdict ${choice === answer ? "is-right" : "is-wrong"}`;
     item.querySelector("fieldset").after(verdict);
     item.querySelector("details.practice-answer").open = true;
+  }
+
+  /** Take a section's question back to unanswered (the quiz's answers were cleared). */
+  function unreveal(item) {
+    item.classList.remove("is-answered");
+    for (const radio of item.querySelectorAll('input[type="radio"]')) {
+      radio.checked = false;
+      radio.closest("label").classList.remove("is-right", "is-wrong");
+    }
+    for (const reason of item.querySelectorAll(".practice-wrong > li")) reason.classList.remove("is-picked");
+    const verdict = item.querySelector(".practice-verdict");
+    if (verdict) verdict.remove();
+    item.querySelector("details.practice-answer").open = false;
+  }
+
+  /** The quiz's answers, shown in the sections' blocks: quiet (the quiz announced the pick). A
+   *  question the quiz has no answer for keeps the block's, unless the reader cleared the quiz. */
+  function follow(quizAnswers, cleared) {
+    for (const item of document.querySelectorAll("section.practice [data-practice]")) {
+      const id = item.dataset.practice;
+      const choice = Object.prototype.hasOwnProperty.call(quizAnswers, id) ? Number(quizAnswers[id]) : null;
+      if (choice === null) {
+        if (cleared && answers.has(id)) { answers.delete(id); unreveal(item); }
+        continue;
+      }
+      if (answers.get(id) === choice) continue;
+      answers.set(id, choice);
+      const radio = item.querySelector(`input[type="radio"][value="${choice}"]`);
+      if (radio) radio.checked = true;
+      reveal(item, choice);
+    }
   }
 
   /** What a screen reader hears: the verdict, the picked choice's reason, the answer's. */
@@ -82,6 +116,7 @@
     }
   });
   document.addEventListener("keyup", () => { arrowing = false; });
+  document.addEventListener("rag:quiz", (event) => follow(event.detail.answers, event.detail.cleared));
   document.addEventListener("change", (event) => {
     const radio = event.target;
     if (!isChoice(radio)) return;

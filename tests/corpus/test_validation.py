@@ -25,7 +25,7 @@ def test_the_fixture_is_valid(corpus):
     assert (by_id["refund-old"].updated, by_id["refund-old"].superseded) == ("2024-02-01", True)  # overrides
     assert (by_id["refund-staff"].kind, by_id["refund-staff"].acl) == ("runbook", ("staff",))
     assert (by_id["err-4290"].updated, by_id["err-4290"].superseded) == ("2026-05-02", False)  # defaults
-    assert (len(loaded.golden), len(loaded.tracers), len(site.content.labs["quiz"]), len(site.content.glossary)) == (2, 1, 2, 2)
+    assert (len(loaded.golden), len(loaded.tracers), len(site.content.labs["quiz"].questions), len(site.content.glossary)) == (2, 1, 2, 2)
     assert loaded.groups == {"public", "staff"}
     assert loaded.warnings == ()
 

@@ -1,29 +1,49 @@
 """Check yourself: every practice question of corpus/quiz.yaml, in page order, each pointing
 back to the section whose end it is practised at. The questions are loaded here and rendered,
 like the prose, by the render step (builder/page/practice.py), which adds them to this lab's
-data as "questions": {id, section, question, choices, answer, why}.
+data as "questions": {id, section, question, choices, answer, why}. The predictions before the
+labs (corpus/predictions.yaml, builder/page/predictions.py) are loaded here too, being practice
+of the same kind, and rendered by the same step into the frames before their labs.
 
 Example: data(build)["source"][0]["id"] -> 'chunk-split'; data(build)["sections"][0]["slug"] -> 'short-version'
 """
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.problems import ProblemLog
 
 from builder.page.practice import PracticeQuestion, load_quiz
+from builder.page.predictions import Prediction, load_predictions
 from builder.sources import section_index, section_slugs
 
 STATE = {}  # nothing answered yet
-BUILD_ONLY = ("source",)  # the questions as written (Jinja, checks): the browser gets them rendered
+# The questions and predictions as written (Jinja, checks): the browser gets them rendered.
+BUILD_ONLY = ("source", "prediction_source")
 
 
-def load_content(root: Path, out: ProblemLog) -> tuple[PracticeQuestion, ...]:
-    """corpus/quiz.yaml, each question's section one of the page's."""
-    return tuple(load_quiz(root / "quiz.yaml", out, section_slugs()))
+@dataclass(frozen=True)
+class QuizContent:
+    questions: tuple[PracticeQuestion, ...]
+    predictions: tuple[Prediction, ...] = ()
+
+
+def load_content(root: Path, out: ProblemLog) -> QuizContent:
+    """corpus/quiz.yaml, each question's section one of the page's; corpus/predictions.yaml when
+    the corpus has one, each prediction naming a lab and its settings."""
+    from builder.labs import BY_NAME  # here, not at the top: builder.labs imports this module
+    questions = tuple(load_quiz(root / "quiz.yaml", out, section_slugs()))
+    path = root / "predictions.yaml"
+    predictions = tuple(load_predictions(path, out, {name: lab.state for name, lab in BY_NAME.items()})) \
+        if path.is_file() else ()
+    return QuizContent(questions, predictions)
 
 
 def data(build) -> dict:
-    """The questions in page order (a section's questions in the file's order), and the sections."""
+    """The questions in page order (a section's questions in the file's order), the sections, and
+    the predictions as written."""
     order = {slug: number for number, slug in enumerate(section_slugs())}
-    questions = sorted(build.content.labs["quiz"], key=lambda q: order[q.section])
-    return {"source": [q.as_source() for q in questions], "sections": section_index()}
+    content = build.content.labs["quiz"]
+    questions = sorted(content.questions, key=lambda q: order[q.section])
+    return {"source": [q.as_source() for q in questions], "sections": section_index(),
+            "prediction_source": [p.as_source() for p in content.predictions]}

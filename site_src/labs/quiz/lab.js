@@ -2,7 +2,8 @@
  * corpus/quiz.yaml), in page order. The reader picks a choice and at once sees whether it is right
  * and why each other choice is wrong; each question links back to the end of its section.
  * Picking is site_src/runtime/practice.js's (keyboard rules, the announcement): it tells this lab
- * with a "rag:practice" event, for its own questions and for those answered along the way.
+ * with a "rag:practice" event, for its own questions and for those answered along the way; this lab
+ * tells its answers back after every drawing ("rag:quiz"), so the sections' blocks show them too.
  * State, one key per answered question (the link reads #lab-quiz?chunk-split=2&fused-rank=0):
  *   <id>: the index of the choice the reader picked. */
 (() => {
@@ -75,6 +76,14 @@
 
     summary: statusOf,
 
+    // After every drawing: the sections' blocks show the quiz's answers (runtime/practice.js).
+    // "Clear my answers" clears them there too; a quiz that starts empty leaves them alone.
+    sync(ctx) {
+      const cleared = ctx.cleared === true;
+      ctx.cleared = false;
+      document.dispatchEvent(new CustomEvent("rag:quiz", { detail: { answers: { ...ctx.state }, cleared } }));
+    },
+
     setup(ctx) {
       // A pick here, or at the end of a section (practice.js says which): answered here too. A pick
       // made elsewhere leaves the link alone, so the reader's place in the page stays theirs.
@@ -83,7 +92,7 @@
         if (fresh.length) ctx.set(Object.fromEntries(fresh.map((id) => [id, answers[id]])), { announce: false, link });
       };
       ctx.on(document, "rag:practice", (event) => take({ [event.detail.id]: event.detail.choice }, event.detail.lab === ctx.name));
-      ctx.on(ctx.find(".quiz-clear"), "click", () => ctx.set({}, { replace: true }));
+      ctx.on(ctx.find(".quiz-clear"), "click", () => { ctx.cleared = true; ctx.set({}, { replace: true }); });
       // Answers given along the way before this lab started: once the runtime has drawn the state
       // the lab opens on (it does so right after setup returns), the link's answers first.
       Promise.resolve().then(() => take(Object.fromEntries(Object.entries(RAG.practice.answers())

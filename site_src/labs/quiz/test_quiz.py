@@ -29,14 +29,16 @@ def practice_question(qid, section):
 def test_the_data_step_keeps_the_questions_as_written_in_page_order_for_the_render_step():
     questions = (practice_question("late", "measuring"), practice_question("early", "chunking"),
                  practice_question("early-too", "chunking"))
-    got = quiz.data(SimpleNamespace(content=SimpleNamespace(labs={"quiz": questions})))
+    got = quiz.data(SimpleNamespace(content=SimpleNamespace(labs={"quiz": quiz.QuizContent(questions)})))
     assert [q["id"] for q in got["source"]] == ["early", "early-too", "late"]
     assert got["source"][0] == {"id": "early", "section": "chunking", "line": 3, "question": "Q?", "check": "True",
                                 "let": [], "choices": [{"text": "a", "why": "why a", "right": True, "line": 4},
                                                        {"text": "b", "why": "why b", "right": False, "line": 6}]}
     assert got["sections"] == section_index()
     assert quiz.STATE == {}, "the page opens with nothing answered"
-    assert quiz.BUILD_ONLY == ("source",), "the browser gets the questions rendered, not their templates and checks"
+    assert got["prediction_source"] == [], "a corpus without predictions.yaml asks none"
+    assert quiz.BUILD_ONLY == ("source", "prediction_source"), \
+        "the browser gets the questions rendered, not their templates and checks"
 
 
 def test_the_browser_gets_the_rendered_questions_not_their_source(dist_dir, data):
@@ -206,6 +208,31 @@ def test_answers_given_along_the_way_show_in_check_yourself(make_page, site_url,
     expect(section.locator(f"li#quiz-{later['id']} .practice-verdict")).to_have_text("Not quite.")
     expect(section.locator(f"li#quiz-{later['id']} input[value='{wrong}']")).to_be_checked()
     assert page.evaluate("() => RAG.linksSettled().then(() => location.hash)") == ""
+
+
+@pytest.mark.browser
+def test_answers_given_in_check_yourself_show_in_the_sections_blocks_after_back(make_page, site_url, data):
+    """Issue 24: an answer given in the quiz showed nowhere once the reader followed "Back to section N"."""
+    page = open_page(make_page, site_url)
+    section = lab(page, "quiz")
+    q = questions(data)[3]
+    wrong = (q["answer"] + 1) % len(q["choices"])
+    section.locator(f"li#quiz-{q['id']} label.practice-choice").nth(wrong).click()
+    expect(section.locator(f"li#quiz-{q['id']} .practice-verdict")).to_have_text("Not quite.")
+    section.locator(f"li#quiz-{q['id']} .quiz-back a").click()
+    item = page.locator(f"section.practice li#practice-{q['id']}")
+    expect(item.locator(".practice-verdict")).to_have_text("Not quite.")
+    expect(item.locator(f"input[value='{wrong}']")).to_be_checked()
+    expect(item.locator("label.practice-choice.is-wrong")).to_have_text(plain(q["choices"][wrong]))
+    expect(item.locator("details.practice-answer")).to_have_attribute("open", "")
+    # Answered again there, the quiz follows; cleared in the quiz, the block is clear too.
+    item.locator("label.practice-choice").nth(q["answer"]).click()
+    expect(section.locator(f"li#quiz-{q['id']} .practice-verdict")).to_have_text("Right.")
+    other = questions(data)[0]
+    block_item(page, other["id"]).locator("label.practice-choice").nth(other["answer"]).click()
+    section.locator(".quiz-clear").click()
+    expect(page.locator("section.practice .practice-verdict")).to_have_count(0)
+    expect(page.locator("section.practice input[type=radio]:checked")).to_have_count(0)
 
 
 @pytest.mark.browser
