@@ -10,7 +10,8 @@ word by word); a practice question PRACTICE_MINUTES, counted once on the page (t
 sections' questions again). Formulas, figures' drawings and text only a screen reader hears are
 not counted. Times are rounded to whole minutes (at least one). Besides the minutes, the counter
 keeps the essential path's own prose: the sections' words outside deep dives, labs, code and
-practice (the issue's budget: at most ESSENTIAL_WORDS).
+practice and the
+predictions before labs (the issue's budget: at most ESSENTIAL_WORDS).
 
 Example: minutes(Words(prose=360)) -> 2.0; lab_minutes(5) -> 5; spoken(64.4) -> '1 h 04 min'
 """
@@ -110,8 +111,9 @@ class WordCounter(HTMLParser):
         started = None
         if tag == "template":
             started = "template"  # not read; a lab's controls wait in one for its script
-        elif tag in SKIPPED or "visually-hidden" in classes or "practice-answer" in classes:
-            started = "skip"
+        elif (tag in SKIPPED or "visually-hidden" in classes or "practice-answer" in classes or "hidden" in attrs
+              or "no-js-only" in classes):
+            started = "skip"  # not read, or not by a reader whose page runs (the answers' reasons: once answered)
         elif "practice-q" in classes:
             started = "skip"
             question = attrs.get("data-practice")
@@ -120,8 +122,8 @@ class WordCounter(HTMLParser):
                 self.count(Words(practice=1))
         elif tag == "pre":
             started = "code"
-        elif "practice" in classes:
-            started = "practice"
+        elif "practice" in classes or "prediction" in classes:
+            started = "practice"  # read, and part of the time, but not the path's own prose
         elif tag == "section" and "lab" in classes:
             started = "lab"
             self.controls.append(0)
