@@ -115,8 +115,11 @@
 
   function draw(ctx, spec, announce) {
     syncControls(ctx);
-    const { element, summary } = RAG.labDrawing(spec, ctx.state, ctx.input, ctx.local);
+    const { element, summary, outcome } = RAG.labDrawing(spec, ctx.state, ctx.input, ctx.local);
     window.preact.render(element, ctx.output);
+    // The line under the controls (the frame's p[data-outcome]), in step with the drawing.
+    const line = outcome && ctx.find("[data-outcome]");
+    if (line) window.preact.render(outcome, line);
     // Controls the runtime cannot bind by data-key (a list that depends on the state, a field
     // that shows a question's text) follow the state here, once per drawing.
     if (spec.sync) spec.sync(ctx);
