@@ -64,6 +64,21 @@
     return true;
   };
 
+  /**
+   * A lab's bar (templates/_lab.html) sticks to the top of the screen only while it leaves most
+   * of the screen to what it changes: a bar taller than TALL_BAR of the window (a lab with many
+   * fields, on a phone) scrolls with the page (class is-tall). Checked when the controls go in
+   * and whenever the window's size changes.
+   */
+  const TALL_BAR = 0.45;
+  function fitBar(section) {
+    const bar = section.querySelector(":scope > .lab-bar");
+    if (!bar) return;
+    const fit = () => bar.classList.toggle("is-tall", bar.getBoundingClientRect().height > TALL_BAR * window.innerHeight);
+    fit();
+    window.addEventListener("resize", fit);
+  }
+
   const sections = () => [...document.querySelectorAll("section.lab[data-lab]")];
   const sectionOf = (name) => document.querySelector(`section.lab[data-lab="${CSS.escape(name)}"]`);
 
@@ -237,6 +252,7 @@
     const spec = RAG.labSpec(name);
     if (!spec) throw new Error(`${url.split("?")[0]} did not define the lab "${name}"`);
     RAG.showControls(section);
+    fitBar(section);
     let defaults = {};
     try { defaults = JSON.parse(section.dataset.state || "{}"); } catch (error) { /* the template's fault: no state */ }
     const ctx = context(section, spec, RAG.inputFor(spec, data, own), name, defaults);

@@ -1,0 +1,171 @@
+"""Control and effect on one screen: for every lab with controls, at 1280x900 and on a 390x844
+phone, each control moved with the keyboard is in the viewport together with what it changed,
+and the lab's bar (its controls and the one-line outcome under them, templates/_lab.html) stays
+at the top of the screen while the lab is on it, below the contents bar a phone keeps there.
+
+One page per screen size serves every test of the module. At 390 px each lab is photographed
+with its bar and output (test-artifacts/screenshots/glance-<lab>.png)."""
+
+import pytest
+
+from support.browser import SCREENSHOTS
+from support.labs import lab, open_page
+
+SCREENS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
+           "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
+
+# The labs whose outcome line this page's frame draws from the lab's own state (outcome(props)):
+# every control of theirs is moved. The other labs' first control is (their outcome is their own).
+WITH_OUTCOME = ("chunking", "bm25", "hybrid", "rerank", "permissions", "prompt")
+# Labs left out: the quiz's one button clears answers, which changes nothing until some are given.
+LEFT_OUT = ("quiz",)
+
+# Every control of a lab's bar, moved the way a keyboard moves it, and what it changed. A range
+# or a radio takes ArrowRight, a select ArrowDown (a closed select's next option), a checkbox
+# Space, a button Enter, a text field one more letter. Each control is reached as a keyboard
+# reaches it (focus() scrolls it into view), then its key is pressed; a MutationObserver on the
+# lab collects what the press changed, and the test asks that the control, and something it
+# changed, are both inside the viewport (and, for a lab with an outcome line, that line too).
+MOVE_JS = r"""async ([name, index]) => {
+  const section = document.getElementById('lab-' + name);
+  const controls = [...section.querySelectorAll('.lab-bar :is(input, select, textarea, button)')]
+    .filter((c) => !c.disabled && c.getClientRects().length && !(c.type === 'radio' && !c.checked));
+  if (index >= controls.length) return null;
+  const control = controls[index];
+  control.focus();
+  return {count: controls.length, what: control.name || control.dataset.preset || control.textContent.trim().slice(0, 30),
+          kind: control.tagName === 'INPUT' ? control.type : control.tagName.toLowerCase(), focused: document.activeElement === control};
+}"""
+
+WATCH_JS = r"""(name) => {
+  const section = document.getElementById('lab-' + name);
+  window.__changed = [];
+  window.__watch = new MutationObserver((records) => {
+    for (const r of records) window.__changed.push(r.target.nodeType === 1 ? r.target : r.target.parentElement);
+  });
+  window.__watch.observe(section, {subtree: true, childList: true, characterData: true, attributes: true,
+                                   attributeFilter: ['class', 'value', 'aria-pressed']});
+}"""
+
+SEEN_JS = r"""([name, tocBottom]) => {
+  window.__watch.disconnect();
+  const section = document.getElementById('lab-' + name);
+  const inView = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.bottom > tocBottom && r.top < innerHeight && r.top >= tocBottom - 1 && r.bottom <= innerHeight + 1;
+  };
+  const control = document.activeElement;
+  const outcome = section.querySelector('[data-outcome]');
+  const changed = window.__changed.filter((el) => el && el.isConnected && !control.contains(el) && !el.contains(control));
+  return {
+    control: section.contains(control) && inView(control),
+    outcome: outcome && outcome.textContent.trim() ? inView(outcome) : null,
+    outcomeText: outcome ? outcome.textContent.trim() : '',
+    changed: changed.length, changedInView: changed.some(inView),
+  };
+}"""
+
+TOC_BOTTOM_JS = r"""() => {
+  const toc = document.querySelector('.toc');
+  const style = toc && getComputedStyle(toc);
+  return style && style.position === 'sticky' && toc.getBoundingClientRect().height < innerHeight / 2
+    ? toc.getBoundingClientRect().height : 0;
+}"""
+
+KEYS = {"range": "ArrowRight", "radio": "ArrowRight", "select": "ArrowDown", "checkbox": " ",
+        "button": "Enter", "search": "s", "text": "s", "textarea": "s"}
+
+
+
+
+@pytest.fixture(scope="module", params=list(SCREENS))
+def screen(request, make_page_module, site_url):
+    page = open_page(make_page_module, site_url, **SCREENS[request.param])
+    page.screen = request.param
+    return page
+
+
+def labs_with_bars(page) -> list[str]:
+    return page.evaluate("() => [...document.querySelectorAll('section.lab:has(> .lab-bar)')].map(s => s.dataset.lab)")
+
+
+def move_controls(page, name, every: bool) -> list[tuple[dict, dict]]:
+    """[(control, what the test saw)] for the controls of the lab's bar (every one, or the
+    first), each moved once, the lab having been scrolled to as a reader arrives at it."""
+    section = lab(page, name)
+    # From the lab's top; then, if its bar is not all on screen yet, scrolled on until it is.
+    section.evaluate("""s => { s.scrollIntoView({block: 'start'});
+      const bar = s.querySelector(':scope > .lab-bar');
+      if (bar.getBoundingClientRect().bottom > innerHeight) bar.scrollIntoView({block: 'end'}); }""")
+    toc = page.evaluate(TOC_BOTTOM_JS)
+    found, index = [], 0
+    while every or not found:
+        page.evaluate(WATCH_JS, name)
+        control = page.evaluate(MOVE_JS, [name, index])
+        if control is None:
+            page.evaluate("() => window.__watch.disconnect()")
+            break
+        page.keyboard.press(KEYS[control["kind"]])
+        page.evaluate("() => new Promise(requestAnimationFrame)")
+        found.append((control, page.evaluate(SEEN_JS, [name, toc])))
+        index += 1
+    return found
+
+
+STUCK_JS = r"""([name, tocBottom]) => {
+  const section = document.getElementById('lab-' + name);
+  const bar = section.querySelector(':scope > .lab-bar');
+  const box = section.getBoundingClientRect();
+  // Halfway down the lab (or as far as its end allows with the bar still inside it).
+  window.scrollBy(0, box.top + Math.min(box.height / 2, box.height - innerHeight / 2));
+  const top = bar.getBoundingClientRect().top;
+  return {tall: bar.classList.contains('is-tall'), top, tocBottom, height: bar.getBoundingClientRect().height};
+}"""
+
+
+def test_every_control_and_what_it_changed_are_on_one_screen(screen):
+    names = [name for name in labs_with_bars(screen) if name not in LEFT_OUT]
+    assert set(WITH_OUTCOME) <= set(names), "every lab with an outcome line has a bar"
+    bad, outcome_moved = [], {}
+    for name in names:
+        lab(screen, name)
+        texts = {screen.locator(f"#lab-{name}-outcome").text_content().strip()} if name in WITH_OUTCOME else set()
+        moves = move_controls(screen, name, every=name in WITH_OUTCOME)
+        assert moves, f"{name}: no control in its bar"
+        for control, seen in moves:
+            where = f"{screen.screen} {name} {control['what']} ({control['kind']})"
+            if not seen["control"]:
+                bad.append(f"{where}: the control is off screen once moved")
+            if not seen["changedInView"]:
+                bad.append(f"{where}: nothing it changed is on screen ({seen['changed']} changes)")
+            if name in WITH_OUTCOME:
+                if not seen["outcome"]:
+                    bad.append(f"{where}: the outcome line is off screen or empty")
+                texts.add(seen["outcomeText"])
+        outcome_moved[name] = len(texts)
+        if name in WITH_OUTCOME:
+            screen.screenshot(path=str(SCREENSHOTS / f"glance-{screen.screen}-{name}.png"))
+    assert not bad, "\n  ".join(["control and effect apart:"] + bad)
+    # The line follows the state: some control of each lab changes what it says.
+    assert all(outcome_moved[name] > 1 for name in WITH_OUTCOME), {name: outcome_moved[name] for name in WITH_OUTCOME}
+
+
+def test_the_bar_stays_at_the_top_while_the_lab_is_on_screen(screen):
+    toc = screen.evaluate(TOC_BOTTOM_JS)
+    if screen.screen == "phone":
+        assert toc > 40, "a phone keeps the contents bar at the top: the labs' bars stick under it"
+    for name in WITH_OUTCOME:
+        lab(screen, name)
+        stuck = screen.evaluate(STUCK_JS, [name, toc])
+        assert not stuck["tall"], f"{name}: its bar is {stuck['height']:.0f} px tall, too tall to stick at {screen.screen} size"
+        assert abs(stuck["top"] - toc) <= 2, f"{name}: halfway down the lab its bar is at {stuck['top']:.0f} px, not {toc:.0f}"
+
+
+def test_chunking_shows_the_page_and_the_ranking_side_by_side_on_a_wide_screen(screen):
+    section = lab(screen, "chunking")
+    figure = section.locator(".chunk-page-figure").bounding_box()
+    ranking = section.locator(".chunk-results").bounding_box()
+    if screen.screen == "desktop":
+        assert ranking["x"] >= figure["x"] + figure["width"] - 1 and abs(ranking["y"] - figure["y"]) < 40
+    else:
+        assert ranking["y"] >= figure["y"] + figure["height"] - 1, "a phone keeps them one above the other"
