@@ -11,6 +11,8 @@ import pytest
 from support.browser import SCREENSHOTS
 from support.labs import lab, open_page
 
+pytestmark = pytest.mark.browser
+
 SCREENS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
            "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
 
@@ -143,8 +145,6 @@ def test_every_control_and_what_it_changed_are_on_one_screen(screen):
                     bad.append(f"{where}: the outcome line is off screen or empty")
                 texts.add(seen["outcomeText"])
         outcome_moved[name] = len(texts)
-        if name in WITH_OUTCOME:
-            screen.screenshot(path=str(SCREENSHOTS / f"glance-{screen.screen}-{name}.png"))
     assert not bad, "\n  ".join(["control and effect apart:"] + bad)
     # The line follows the state: some control of each lab changes what it says.
     assert all(outcome_moved[name] > 1 for name in WITH_OUTCOME), {name: outcome_moved[name] for name in WITH_OUTCOME}
@@ -159,6 +159,8 @@ def test_the_bar_stays_at_the_top_while_the_lab_is_on_screen(screen):
         stuck = screen.evaluate(STUCK_JS, [name, toc])
         assert not stuck["tall"], f"{name}: its bar is {stuck['height']:.0f} px tall, too tall to stick at {screen.screen} size"
         assert abs(stuck["top"] - toc) <= 2, f"{name}: halfway down the lab its bar is at {stuck['top']:.0f} px, not {toc:.0f}"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        screen.screenshot(path=str(SCREENSHOTS / f"glance-{screen.screen}-{name}.png"))
 
 
 def test_chunking_shows_the_page_and_the_ranking_side_by_side_on_a_wide_screen(screen):
