@@ -171,3 +171,87 @@ def test_chunking_shows_the_page_and_the_ranking_side_by_side_on_a_wide_screen(s
         assert ranking["x"] >= figure["x"] + figure["width"] - 1 and abs(ranking["y"] - figure["y"]) < 40
     else:
         assert ranking["y"] >= figure["y"] + figure["height"] - 1, "a phone keeps them one above the other"
+
+
+# ------------------------------------------------------------------ small faults (issue 24)
+
+CAPTION_GAP_JS = r"""() => [...document.querySelectorAll('figure.flow-figure')].map((figure) => {
+  const caption = figure.querySelector(':scope > figcaption');
+  const boxes = [...figure.querySelectorAll('*')].filter((el) => !caption.contains(el) && !el.closest('.visually-hidden')
+    && el.getClientRects().length && getComputedStyle(el).borderBottomStyle !== 'none' && parseFloat(getComputedStyle(el).borderBottomWidth) > 0);
+  const lowest = Math.max(...boxes.map((el) => el.getBoundingClientRect().bottom));
+  return {section: figure.closest('section.chapter').id, boxes: boxes.length, gap: caption.getBoundingClientRect().top - lowest};
+})"""
+
+
+def test_the_flow_figures_captions_stand_clear_of_their_boxes(screen):
+    """Sections 1 and 3 draw their flow as bordered boxes; the caption under them keeps a gap
+    (it once sat on the last box's border when a stray brace dropped the figcaption rule)."""
+    screen.evaluate("() => document.querySelectorAll('.chapter').forEach(c => { c.style.contentVisibility = 'visible'; })")
+    figures = screen.evaluate(CAPTION_GAP_JS)
+    assert len(figures) == 2 and all(f["boxes"] for f in figures), figures
+    assert all(f["gap"] >= 8 for f in figures), f"a caption within 8 px of its figure's boxes at {screen.screen} size: {figures}"
+
+
+LINES_JS = r"""() => {
+  const section = document.getElementById('lab-chunking');
+  const style = getComputedStyle(section);
+  const rgb = (colour) => { const probe = document.createElement('i'); probe.style.color = colour; section.append(probe);
+    const found = getComputedStyle(probe).color.match(/[\d.]+/g).slice(0, 3).map(Number); probe.remove(); return found; };
+  // The page's box (.chunk-page) is drawn on --paper-raised; read as the variable, which no
+  // colour transition holds back after the theme changes.
+  return {odd: rgb(style.getPropertyValue('--chunk-odd')), even: rgb(style.getPropertyValue('--chunk-even')),
+          paper: rgb(style.getPropertyValue('--paper-raised')),
+          oddLine: style.getPropertyValue('--chunk-odd-line'), evenLine: style.getPropertyValue('--chunk-even-line')};
+}"""
+
+
+def luminance(rgb) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (0-255 channels)."""
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def hue(rgb) -> float:
+    import colorsys
+    return colorsys.rgb_to_hsv(*(c / 255 for c in rgb))[0] * 360
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_chunking_labs_two_underlines_are_easy_to_tell_apart(screen, scheme):
+    """Each chunk's line stands out from the page (3:1, WCAG's bar for graphics) and the two
+    differ in hue by 90 degrees or more, as well as in pattern (solid, dashed). In the dark
+    theme they were once a blue and a violet of one lightness."""
+    if screen.screen != "desktop":
+        pytest.skip("colours do not depend on the width")
+    lab(screen, "chunking")
+    screen.emulate_media(color_scheme=scheme)
+    try:
+        lines = screen.evaluate(LINES_JS)
+    finally:
+        screen.emulate_media(color_scheme="light")
+    for name in ("odd", "even"):
+        assert contrast(lines[name], lines["paper"]) >= 3, f"{scheme}: the {name} chunks' line {lines[name]} on {lines['paper']}"
+    apart = abs(hue(lines["odd"]) - hue(lines["even"]))
+    assert min(apart, 360 - apart) >= 90, f"{scheme}: lines {lines['odd']} and {lines['even']} are {apart:.0f} degrees of hue apart"
+    assert "repeating" in lines["evenLine"] and "repeating" not in lines["oddLine"], "one line solid, one dashed"
+
+
+def test_the_permission_labs_keyword_columns_start_level_on_a_phone(screen):
+    """'BM25, not filtered · 1 leaked' wraps at 390 px; the two lists still start side by side."""
+    if screen.screen != "phone":
+        pytest.skip("a phone's width")
+    section = lab(screen, "permissions")
+    tops = section.locator(".perm-keyword ol.results > li:first-child").evaluate_all(
+        "items => items.map(li => li.getBoundingClientRect().top)")
+    heads = section.locator(".perm-keyword h4").evaluate_all("hs => hs.map(h => h.textContent)")
+    assert len(tops) == 2 and any("leaked" in head for head in heads)
+    assert abs(tops[0] - tops[1]) <= 1, f"the keyword lists start {abs(tops[0] - tops[1]):.0f} px apart: {heads}"
