@@ -67,14 +67,18 @@
   /**
    * A lab's bar (templates/_lab.html) sticks to the top of the screen only while it leaves most
    * of the screen to what it changes: a bar taller than TALL_BAR of the window (a lab with many
-   * fields, on a phone) scrolls with the page (class is-tall). Checked when the controls go in
-   * and whenever the window's size changes.
+   * fields, on a phone) scrolls with the page (position: static, set on the bar itself: layout,
+   * not part of the lab's drawing). Checked when the controls go in and whenever the window's
+   * size changes.
    */
   const TALL_BAR = 0.45;
   function fitBar(section) {
     const bar = section.querySelector(":scope > .lab-bar");
     if (!bar) return;
-    const fit = () => bar.classList.toggle("is-tall", bar.getBoundingClientRect().height > TALL_BAR * window.innerHeight);
+    const fit = () => {
+      bar.style.position = "";
+      if (bar.getBoundingClientRect().height > TALL_BAR * window.innerHeight) bar.style.position = "static";
+    };
     fit();
     window.addEventListener("resize", fit);
   }

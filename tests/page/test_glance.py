@@ -28,28 +28,25 @@ LEFT_OUT = ("quiz",)
 # reaches it (focus() scrolls it into view), then its key is pressed; a MutationObserver on the
 # lab collects what the press changed, and the test asks that the control, and something it
 # changed, are both inside the viewport (and, for a lab with an outcome line, that line too).
-MOVE_JS = r"""async ([name, index]) => {
-  const section = document.getElementById('lab-' + name);
-  const controls = [...section.querySelectorAll('.lab-bar :is(input, select, textarea, button)')]
-    .filter((c) => !c.disabled && c.getClientRects().length && !(c.type === 'radio' && !c.checked));
-  if (index >= controls.length) return null;
-  const control = controls[index];
-  control.focus();
-  return {count: controls.length, what: control.name || control.dataset.preset || control.textContent.trim().slice(0, 30),
-          kind: control.tagName === 'INPUT' ? control.type : control.tagName.toLowerCase(), focused: document.activeElement === control};
-}"""
-
-WATCH_JS = r"""(name) => {
+MOVE_JS = r"""([name, index]) => {
   const section = document.getElementById('lab-' + name);
   window.__changed = [];
   window.__watch = new MutationObserver((records) => {
     for (const r of records) window.__changed.push(r.target.nodeType === 1 ? r.target : r.target.parentElement);
   });
+  const controls = [...section.querySelectorAll('.lab-bar :is(input, select, textarea, button)')]
+    .filter((c) => !c.disabled && c.getClientRects().length && !(c.type === 'radio' && !c.checked));
+  if (index >= controls.length) return null;
+  const control = controls[index];
+  control.focus();
   window.__watch.observe(section, {subtree: true, childList: true, characterData: true, attributes: true,
                                    attributeFilter: ['class', 'value', 'aria-pressed']});
+  return {count: controls.length, what: control.name || control.dataset.preset || control.textContent.trim().slice(0, 30),
+          kind: control.tagName === 'INPUT' ? control.type : control.tagName.toLowerCase(), focused: document.activeElement === control};
 }"""
 
-SEEN_JS = r"""([name, tocBottom]) => {
+SEEN_JS = r"""async ([name, tocBottom]) => {
+  await new Promise(requestAnimationFrame);
   window.__watch.disconnect();
   const section = document.getElementById('lab-' + name);
   const inView = (el) => {
@@ -102,13 +99,10 @@ def move_controls(page, name, every: bool) -> list[tuple[dict, dict]]:
     toc = page.evaluate(TOC_BOTTOM_JS)
     found, index = [], 0
     while every or not found:
-        page.evaluate(WATCH_JS, name)
         control = page.evaluate(MOVE_JS, [name, index])
         if control is None:
-            page.evaluate("() => window.__watch.disconnect()")
             break
         page.keyboard.press(KEYS[control["kind"]])
-        page.evaluate("() => new Promise(requestAnimationFrame)")
         found.append((control, page.evaluate(SEEN_JS, [name, toc])))
         index += 1
     return found
@@ -121,7 +115,7 @@ STUCK_JS = r"""([name, tocBottom]) => {
   // Halfway down the lab (or as far as its end allows with the bar still inside it).
   window.scrollBy(0, box.top + Math.min(box.height / 2, box.height - innerHeight / 2));
   const top = bar.getBoundingClientRect().top;
-  return {tall: bar.classList.contains('is-tall'), top, tocBottom, height: bar.getBoundingClientRect().height};
+  return {tall: getComputedStyle(bar).position !== 'sticky', top, tocBottom, height: bar.getBoundingClientRect().height};
 }"""
 
 
