@@ -8,8 +8,8 @@
  *             isomorphic files (format.js, loader.js, page-data.js, views.js, corpus.js, kit.js),
  *             the shared scripts, then assets/data.js and
  *             assets/labs/<name>.js exactly as the build writes them
- *   drawings  {drawings: [{html, summary, state}]} in the request's order, or {error}; with
- *             "lenient": true, a drawing that fails is {html: "", summary: "", state, error}
+ *   drawings  {drawings: [{html, summary, outcome, state}]} in the request's order, or {error}; with
+ *             "lenient": true, a drawing that fails is {html: "", summary: "", outcome: "", state, error}
  *
  * With --lines it answers one request per line of standard input (a JSON line each), for the
  * tests, which render thousands of states in one process.
@@ -42,7 +42,7 @@ async function drawAll(request) {
     try {
       return await drawOne(lab, state);
     } catch (error) {
-      return { html: "", summary: "", state, error: String(error && error.message ? error.message : error) };
+      return { html: "", summary: "", outcome: "", state, error: String(error && error.message ? error.message : error) };
     }
   }));
 
@@ -60,8 +60,8 @@ async function drawAll(request) {
       throw new Error(`site_src/labs/${lab}/lab.js: accept() refused the state ${JSON.stringify(state)} ` +
         `(fix STATE in site_src/labs/${lab}/data.py, or the options the prose gives to lab("${lab}", ...))`);
     }
-    const { element, summary } = RAG.labDrawing(spec, accepted, input, {});
-    return { html: renderToString(element), summary, state: accepted };
+    const { element, summary, outcome } = RAG.labDrawing(spec, accepted, input, {});
+    return { html: renderToString(element), summary, outcome: outcome ? renderToString(outcome) : "", state: accepted };
   }
 }
 

@@ -40,6 +40,7 @@ class Drawing:
     summary: str   # what the lab announces for this state
     state: dict    # the state as the lab's accept() cleaned it
     error: str = ""  # drawn leniently (another corpus's page): why this one could not be drawn
+    outcome: str = ""  # the one-line outcome under the lab's controls (its outcome(props)), or none
 
 
 @dataclass
@@ -53,6 +54,11 @@ class LabViews:
         digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode("utf-8")).hexdigest()[:16]
         return f"<!--lab-view:{name}:{digest}-->"
 
+    @classmethod
+    def outcome_mark(cls, name: str, state: dict) -> str:
+        """Where a lab's one-line outcome goes (the frame's p[data-outcome])."""
+        return cls.mark(name, state).replace("<!--lab-view:", "<!--lab-outcome:")
+
     def place(self, name: str, state: dict) -> Markup:
         if {"lab": name, "state": state} not in self.placed:
             self.placed.append({"lab": name, "state": state})
@@ -62,6 +68,7 @@ class LabViews:
         for placed, drawing in zip(self.placed, drawings):
             if not drawing.error:
                 html = html.replace(self.mark(placed["lab"], placed["state"]), drawing.html)
+            html = html.replace(self.outcome_mark(placed["lab"], placed["state"]), drawing.outcome)
         return html
 
 

@@ -68,9 +68,11 @@ def render_lab(name: str, namespace: dict, options: dict, views: lab_views.LabVi
         raise ProseError(f"lab '{name}' has no setting {', '.join(unknown)} (fix: use {', '.join(lab.state) or 'none'})")
     state = {**lab.state, **{key: value for key, value in options.items() if key in lab.state}}
     state = fit(state) if fit else state
+    views = views or lab_views.LabViews()
     html = environment().get_template(f"{name}/lab.html").render(
         **namespace, name=name, lab=namespace["data"]["labs"][name], state=state, scripts=" ".join(lab.scripts),
-        drawing=(views or lab_views.LabViews()).place(name, state), **{k: v for k, v in options.items() if k not in lab.state})
+        drawing=views.place(name, state), outcome=Markup(views.outcome_mark(name, state)),
+        **{k: v for k, v in options.items() if k not in lab.state})
     return Markup(html)
 
 

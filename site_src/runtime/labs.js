@@ -64,6 +64,25 @@
     return true;
   };
 
+  /**
+   * A lab's bar (templates/_lab.html) sticks to the top of the screen only while it leaves most
+   * of the screen to what it changes: a bar taller than TALL_BAR of the window (a lab with many
+   * fields, on a phone) scrolls with the page (position: static, set on the bar itself: layout,
+   * not part of the lab's drawing). Checked when the controls go in and whenever the window's
+   * size changes.
+   */
+  const TALL_BAR = 0.45;
+  function fitBar(section) {
+    const bar = section.querySelector(":scope > .lab-bar");
+    if (!bar) return;
+    const fit = () => {
+      bar.style.position = "";
+      if (bar.getBoundingClientRect().height > TALL_BAR * window.innerHeight) bar.style.position = "static";
+    };
+    fit();
+    window.addEventListener("resize", fit);
+  }
+
   const sections = () => [...document.querySelectorAll("section.lab[data-lab]")];
   const sectionOf = (name) => document.querySelector(`section.lab[data-lab="${CSS.escape(name)}"]`);
 
@@ -115,8 +134,11 @@
 
   function draw(ctx, spec, announce) {
     syncControls(ctx);
-    const { element, summary } = RAG.labDrawing(spec, ctx.state, ctx.input, ctx.local);
+    const { element, summary, outcome } = RAG.labDrawing(spec, ctx.state, ctx.input, ctx.local);
     window.preact.render(element, ctx.output);
+    // The line under the controls (the frame's p[data-outcome]), in step with the drawing.
+    const line = outcome && ctx.find("[data-outcome]");
+    if (line) window.preact.render(outcome, line);
     // Controls the runtime cannot bind by data-key (a list that depends on the state, a field
     // that shows a question's text) follow the state here, once per drawing.
     if (spec.sync) spec.sync(ctx);
@@ -236,6 +258,7 @@
     const spec = RAG.labSpec(name);
     if (!spec) throw new Error(`${url.split("?")[0]} did not define the lab "${name}"`);
     RAG.showControls(section);
+    fitBar(section);
     let defaults = {};
     try { defaults = JSON.parse(section.dataset.state || "{}"); } catch (error) { /* the template's fault: no state */ }
     const ctx = context(section, spec, RAG.inputFor(spec, data, own), name, defaults);

@@ -6,6 +6,9 @@
  *     props(state, input, local)  what the view draws, gathered from the lab's input (pure)
  *     view(props)                 the drawing, made of RAG.h(...) elements (pure: no DOM, no globals)
  *     summary(props)              optional: one sentence for screen readers after a change
+ *     outcome(props)              optional: one short line under the lab's controls, redrawn on
+ *                                 every change (where the right passage is, the top 3): RAG.h
+ *                                 children, the lab's own numbers only
  *     local: {...}                optional: the view's own state, kept out of the link (a pointed-at row)
  *     setup(ctx)                  optional, browser only: wire events; handlers call ctx.set / ctx.show
  *     sync(ctx)                   optional, browser only: after each drawing, keep in step the
@@ -74,6 +77,27 @@
     return out;
   }
 
+  /**
+   * The usual outcome line (a lab's outcome(props)): where each right passage stands, then the
+   * first three of the list the lab changes. `rights`: [[pid, where]] ("rank 7", "not found");
+   * `top`: ids best first (the first 3 are named); `named`: what the top list is.
+   * Example: RAG.rankOutcome({rights: [["err-4021", "rank 2"]], top: ["a", "err-4021", "c", "d"]})
+   *          -> "Right passage err-4021 rank 2 · Top 3 a, err-4021, c" (as elements)
+   */
+  RAG.rankOutcome = ({ rights = [], top = [], named = "Top 3", empty = "nothing ranked" }) => {
+    const h = RAG.h;
+    const ids = new Set(rights.map(([pid]) => pid));
+    const key = (text) => h("span", { class: "outcome-key" }, text);
+    const pid = (id) => h("code", { class: ids.has(id) ? "is-right" : null }, id);
+    return [
+      rights.length ? h("span", { class: "outcome-part" }, key(rights.length > 1 ? "Right passages" : "Right passage"),
+        rights.map(([id, where], i) => [i ? "; " : "", pid(id), " ", where])) : null,
+      rights.length ? " \u00b7 " : null,
+      h("span", { class: "outcome-part" }, key(named),
+        top.length ? top.slice(0, 3).map((id, i) => [i ? ", " : "", pid(id)]) : empty),
+    ];
+  };
+
   RAG.labInput = (data, own) => {
     const corpus = RAG.corpus.page(data);
     return { own, data, corpus, question: corpus.question };
@@ -82,12 +106,14 @@
   /** What a lab's spec reads: the lab's input, or what it hands the view it shows. */
   RAG.inputFor = (spec, data, own) => (spec.input ? spec.input(RAG.labInput(data, own)) : RAG.labInput(data, own));
 
-  /** {element, summary}: what the lab draws in `state`, as one element for the lab's output. */
+  /** {element, summary, outcome}: what the lab draws in `state`, as one element for the lab's
+   *  output, and its one-line outcome (an element, or null for a lab without one). */
   RAG.labDrawing = (spec, state, input, local) => {
     const props = spec.props(state, input, { ...(spec.local || {}), ...(local || {}) });
     return {
       element: window.preact.h(window.preact.Fragment, null, spec.view(props)),
       summary: spec.summary ? spec.summary(props) : "",
+      outcome: spec.outcome ? window.preact.h(window.preact.Fragment, null, spec.outcome(props)) : null,
     };
   };
 })();

@@ -42,6 +42,7 @@ class Drawing:
     html: str
     summary: str
     state: dict
+    outcome: str = ""  # the one-line outcome under the lab's controls (builder/page/lab_views.py Drawing)
 
 
 class LabViews:

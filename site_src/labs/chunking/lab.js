@@ -349,6 +349,18 @@
       ];
     },
 
+    /** Under the controls: the top chunk, whether it answers, and where an answering chunk first ranks. */
+    outcome(props) {
+      const key = (text) => h("span", { class: "outcome-key" }, text);
+      const name = (chunk) => `chunk ${chunk.index + 1}`;
+      const answer = !props.needs.length ? null : props.answerRank === 1 ? "answers it"
+        : props.answerRank ? `an answering chunk at rank ${props.answerRank}` : "no chunk holds the whole answer";
+      return [h("span", { class: "outcome-part" }, key("Top chunk"), h("code", { class: props.top.answers ? "is-right" : null }, name(props.top)),
+        ` of ${props.chunks.length}`, answer ? `: ${answer}` : null),
+        " \u00b7 ", h("span", { class: "outcome-part" }, key("Top 3"),
+          props.ranked.slice(0, 3).map((chunk, i) => [i ? ", " : "", h("code", { class: chunk.answers ? "is-right" : null }, name(chunk))]))];
+    },
+
     summary(props) {
       const n = props.chunks.length;
       return `${props.label}: ${RAG.plural(n, "chunk")}. ${lessonOf(props)}`;

@@ -735,7 +735,8 @@ def test_on_a_phone_every_figure_fits_360_px(make_page, site_url, link):
     page = open_page(make_page, site_url, f"#lab-chunking?{link}", viewport={"width": 360, "height": 780},
                      is_mobile=True, has_touch=True)
     section = lab(page, "chunking")
-    assert sticking_out(section) == []
+    # The bar's rows of choices scroll sideways on a phone, inside their own box (styles/labs.css).
+    assert sticking_out(section, inside=".lab-bar fieldset.segmented, .lab-bar [role=group]") == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     figure = section.locator(".chunk-page").bounding_box()
     assert figure["x"] >= 0 and figure["x"] + figure["width"] <= 360

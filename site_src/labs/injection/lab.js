@@ -76,7 +76,7 @@
           // the content must not follow what the reader types.
           h("textarea", { name: "injection-text", rows: "5", spellcheck: "false", value: props.text }, props.started))),
       h("div", { class: "editor-result" },
-        h("div", { class: "editor-verdict" }, verdict(props.findings)),
+        h("div", { class: "editor-verdict", "aria-live": "polite" }, verdict(props.findings)),
         answerText(props.pieces, props.labels)));
   }
 

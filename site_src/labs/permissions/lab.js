@@ -136,5 +136,15 @@
     },
 
     summary: status,
+
+    /** Under the controls: what each filter returns for this reader, and what keyword search leaks. */
+    outcome(props) {
+      const key = (text) => h("span", { class: "outcome-key" }, text);
+      const at = (rows) => { const found = rows.find((r) => r.right); return found ? ` (right passage rank ${found.place.label})` : ""; };
+      return [h("span", { class: "outcome-part" }, key("Pre-filter"), `${props.pre.length} of ${props.k}${at(props.preRows)}`),
+        " \u00b7 ", h("span", { class: "outcome-part" }, key("Post-filter"), `${props.post.length} of ${props.k}`),
+        " \u00b7 ", h("span", { class: ["outcome-part", props.leaks.length && "is-bad"] }, key("BM25 unfiltered"),
+          props.leaks.length ? `${props.leaks.length} leaked` : "no leak")];
+    },
   });
 })();

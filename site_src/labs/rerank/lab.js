@@ -94,5 +94,9 @@
     },
 
     summary: (props) => kit.spoken(status(props)),
+
+    /** Under the controls: what the threshold does to the right passage, and the first kept. */
+    outcome: (props) => [RAG.rankOutcome({ rights: props.rights.map((pid) => [pid, fate(props, pid)]),
+      top: props.kept, named: `Kept ${props.kept.length} of ${props.candidates.length}`, empty: "none" })],
   });
 })();
