@@ -33,6 +33,18 @@ def time_mark(dive_id: str) -> str:
     return f"<!--reading-time:{dive_id}-->"
 
 
+def deep_dive(dive_id: str, title: str, body: str, classes: str = "") -> Markup:
+    """A deep dive's markup: written open (the reading path closes it), its time to be filled in.
+
+    Example: deep_dive("deep-dive-x", "X", "<p>y</p>").startswith('<details class="deep-dive" id="deep-dive-x" open>') -> True
+    """
+    return Markup(
+        f'<details class="deep-dive{" " + classes if classes else ""}" id="{dive_id}" open>\n'
+        f'<summary><span class="deep-dive-label">Deep dive</span> <span class="deep-dive-title">{escape(title)}</span>'
+        f' <span class="deep-dive-time">{time_mark(dive_id)}</span></summary>\n\n'
+        f"{body}\n\n</details>")
+
+
 class AsideExtension(Extension):
     """{% aside "title" %}Markdown{% endaside %}"""
 
@@ -56,8 +68,4 @@ class AsideExtension(Extension):
             raise ProseError(f"{section}:{lineno}: two asides titled '{title}' (fix: give each its own title)")
         seen.add((section, dive_id))
         # Blank lines around the body: Markdown renders it, and leaves the two tags as HTML blocks.
-        return Markup(
-            f'\n\n<details class="deep-dive" id="{dive_id}" open>\n'
-            f'<summary><span class="deep-dive-label">Deep dive</span> <span class="deep-dive-title">{escape(title)}</span>'
-            f' <span class="deep-dive-time">{time_mark(dive_id)}</span></summary>\n\n'
-            f"{body}\n\n</details>\n\n")
+        return Markup("\n\n") + deep_dive(dive_id, title, body) + Markup("\n\n")

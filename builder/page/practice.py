@@ -43,6 +43,7 @@ from engine.problems import Problem, ProblemLog
 from engine.validate import check_unique
 
 from builder.page.claims import BUILTINS, ClaimFailed, ClaimRegistry, ClaimResult
+from builder.page.asides import deep_dive
 from builder.page.errors import ProseError
 from builder.page.template_cache import from_string_cached
 from builder.sources import SECTION_FILE
@@ -411,14 +412,25 @@ def question_item(q: dict) -> Markup:
         id=q["id"], answer=q["answer"], question=inline(q["question"]), choices=choices, reasons=reasons(q))
 
 
+ON_THE_PATH = 1  # a section's questions on the essential path; the others wait in a deep dive
+
+
 def practice_block(slug: str, questions: list[dict]) -> Markup:
-    """The practice at the end of section `slug`: its questions, each answer in a details element
-    (site_src/runtime/practice.js marks a pick right or wrong and opens it)."""
-    items = Markup("").join(question_item(q) for q in questions)
+    """The practice at the end of section `slug`: its first ON_THE_PATH questions on the essential
+    path, the others in a deep dive, "More practice" (a question is a minute of the path's
+    budget: README, "Reading times"); each answer in a details element (site_src/runtime/practice.js
+    marks a pick right or wrong and opens it)."""
+    first, more = questions[:ON_THE_PATH], questions[ON_THE_PATH:]
+    items = Markup("").join(question_item(q) for q in first)
+    later = Markup("")
+    if more:
+        listed = Markup('<ol class="quiz practice-list" start="{start}">{items}</ol>').format(
+            start=len(first) + 1, items=Markup("").join(question_item(q) for q in more))
+        later = deep_dive(f"deep-dive-{slug}-more-practice", "More practice", listed, classes="practice-more")
     # No accessible name on the section: eight regions all called "Practice" would be landmarks
     # a screen reader cannot tell apart; the heading is there to navigate by.
     return Markup('<section class="practice" id="{slug}-practice"><h3 class="practice-title">Practice</h3>'
-                  '<ol class="quiz practice-list">{items}</ol></section>').format(slug=slug, items=items)
+                  '<ol class="quiz practice-list">{items}</ol>{later}</section>').format(slug=slug, items=items, later=later)
 
 
 def section_slug(where: str) -> str:
