@@ -83,9 +83,9 @@
 
   RAG.lab("docs-try", {
     local: {
-      busy: "", read: null, documents: [], settingIndex: 0, chunks: [], chunkNote: "", lost: [], shown: "",
+      busy: "", working: 0, read: null, documents: [], settingIndex: 0, chunks: [], chunkNote: "", lost: [], shown: "",
       wordpieces: {}, index: null, runtime: "", fileNote: "", q: "", questions: [], runs: null, prompt: "",
-      promptPieces: null, marks: {}, measured: null, retrievers: ["bm25"], compare: null, best: "", forgot: "", takeHome: "",
+      promptPieces: null, marks: {}, measured: null, retrievers: ["bm25"], compare: null, compared: "", best: "", forgot: "", takeHome: "",
     },
 
     accept() { return {}; },
@@ -170,9 +170,9 @@
           ] : h("p", null, "Mark the chunk that answers each of a few questions (the sample set comes with its marks); recall@1, 3 and 5 appear here."),
           h("div", { class: "docs-bring" }, button("try-all", "Which way to split: try every chunker", { disabled: !documents.length || !props.measured })),
           props.compare ? h("table", { class: "docs-compare" },
-            h("caption", null, `Every chunker tried, on the same marks (${props.retrievers.includes("hybrid") ? "hybrid" : "BM25"} recall@1, 3, 5)`),
+            h("caption", null, `Every chunker tried, on the same marks (${props.compared === "hybrid" ? "hybrid" : "BM25"} recall@1, 3, 5)`),
             h("thead", null, h("tr", null, h("th", { scope: "col" }, "Chunker"), h("th", { scope: "col" }, "chunks"),
-              [1, 3, 5].map((k) => h("th", { scope: "col", key: k }, `@${k}`)), h("th", { scope: "col" }, "marks lost"))),
+              [1, 3, 5].map((k) => h("th", { scope: "col", key: k }, `@${k}`)), h("th", { scope: "col" }, "questions left unmarked"))),
             h("tbody", null, props.compare.map((row) => h("tr", { key: row.label, class: row.label === props.best && "is-best", "data-setting": row.label },
               h("th", { scope: "row" }, row.label, row.label === props.best ? h("span", { class: "flag" }, " best") : null), h("td", null, String(row.chunks)),
               [1, 3, 5].map((k) => h("td", { key: k }, row.cells[k])), h("td", null, String(row.lost)))))) : null,
@@ -232,7 +232,7 @@
       };
 
       const runsOf = (corpus, questions) => Object.fromEntries(questions.map((q) => [q.id, corpus.question(q.id).runs]));
-      const retrievers = (corpus) => (corpus.vectors ? ["dense", "bm25", "hybrid"] : ["bm25"]);
+      const retrievers = (corpus) => (corpus.vectors && corpus.questions.presets().every((q) => q.vector) ? ["dense", "bm25", "hybrid"] : ["bm25"]);
 
       /** Search, prompt, measure and the views again, from the chunks and questions in hand. */
       const refresh = async () => {
@@ -259,7 +259,7 @@
           ["map", { corpus, nearest: own.nearest, dimensions: data.model.dimensions, prefix: "docs-map" }, { q: question && question.id }],
         ]) {
           const slot = ctx.root.querySelector(`[data-mount="${name}"]`);
-          const ok = question && corpus.vectors && corpus.question(question.id).runs.dense;
+          const ok = Boolean(question && corpus.vectors && corpus.question(question.id).runs.dense);
           slot.hidden = !ok;
           if (!ok) continue;
           const box = document.createElement("div");
@@ -304,6 +304,7 @@
         ctx.show({ chunks: found.chunks, chunkNote: `${label(setting())}: ${count(found.chunks.length, "chunk")}.`, lost, marks });
         await countPieces(found.chunks);
         if (session.embedding) await embedAll(found.chunks);
+        else await lookUp(found.chunks);
         await refresh();
       };
 
@@ -339,6 +340,22 @@
       const openStore = async () => {
         if (!session.store) session.store = await RAG.docs.store.open({ fingerprint: RAG.docs.store.fingerprint(data.live) });
         return session.store;
+      };
+
+      /** The vectors this browser's store already holds for these chunks and the questions (no model
+       *  needed): after a reload, the documents brought before are searched by meaning at once. */
+      const lookUp = async (chunks) => {
+        if (!data.live || why) return;
+        const store = await openStore();
+        const texts = [...chunks.map((c) => c.text), ...ctx.local.questions.map((q) => q.text)];
+        const found = await store.get(texts);
+        chunks.forEach((c, i) => { if (found[i]) session.vectors.set(c.hash, found[i]); });
+        ctx.local.questions.forEach((q, i) => { if (found[chunks.length + i]) session.vectors.set(`q:${q.text}`, found[chunks.length + i]); });
+        const kept = found.filter(Boolean).length;
+        if (!kept) return;
+        ctx.show({ index: { running: false, done: kept, total: texts.length,
+          text: kept === texts.length ? `All ${count(texts.length, "text")} (chunks and questions) found in this browser's store: nothing to embed.`
+            : `${kept} of ${count(texts.length, "text")} found in this browser's store; Embed does the other ${texts.length - kept}.` } });
       };
 
       /** Embed what the store lacks of these chunks and the questions; say how much, and how fast. */
@@ -396,26 +413,30 @@
           fingerprint: data.live ? RAG.docs.store.fingerprint(data.live) : "none", settings: data.settings });
       };
 
-      /** Every chunker setting, side by side on the same marks: only chunks the store lacks are embedded. */
+      /** Every chunker setting, side by side on the same marks: only chunks the store lacks are embedded.
+       *  Dense and hybrid need every setting's vectors; until then the table compares BM25. */
       const tryAll = async () => {
-        const rows = [];
+        const tried = [];
         for (const { setting: s } of own.chunkers) {
           const found = await cutWith(s);
-          if (found.stopped) { rows.push({ label: label(s), chunks: 0, cells: { 1: "\u2014", 3: "\u2014", 5: "\u2014" }, lost: "\u2014", score: [-1] }); continue; }
+          if (found.stopped) { tried.push({ label: label(s), stopped: found.stopped }); continue; }
           if (session.embedding) await embedAll(found.chunks);
+          else await lookUp(found.chunks);
           const marks = withQuoteMarks(found.chunks);
           ctx.show({ marks });
           const corpus = corpusOf(found.chunks, ctx.local.questions, marks);
           const marked = ctx.local.questions.filter((q) => (marks[q.id] || []).length);
           const measured = RAG.docs.measure({ chunks: found.chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus) });
-          const r = corpus.vectors ? "hybrid" : "bm25";
-          const lost = Object.values(RAG.docs.marks.split(marks, found.chunks).present).filter((p) => !p.length).length;
-          rows.push({ label: label(s), chunks: found.chunks.length, lost, cells: Object.fromEntries([1, 3, 5].map((k) => [k, recallCell(measured.recall[r][k])])),
-                      score: [5, 3, 1].map((k) => measured.recall[r][k].hits[0]) });
+          const lost = marked.filter((q) => !measured.questions.includes(q.id)).length;
+          tried.push({ label: label(s), chunks: found.chunks.length, lost, measured });
         }
+        const r = tried.every((t) => t.stopped || t.measured.recall.hybrid) ? "hybrid" : "bm25";
+        const rows = tried.map((t) => (t.stopped ? { label: t.label, chunks: 0, cells: { 1: "\u2014", 3: "\u2014", 5: "\u2014" }, lost: "\u2014", score: [-1, -1, -1] }
+          : { label: t.label, chunks: t.chunks, lost: t.lost, cells: Object.fromEntries([1, 3, 5].map((k) => [k, recallCell(t.measured.recall[r][k])])),
+              score: [5, 3, 1].map((k) => t.measured.recall[r][k].hits[0]) }));
         const better = (a, b) => a.score.findIndex((v, i) => v !== b.score[i]);
         const best = rows.reduce((a, b) => { const at = better(a, b); return at >= 0 && b.score[at] > a.score[at] ? b : a; });
-        ctx.show({ compare: rows, best: best.label });
+        ctx.show({ compare: rows, compared: r, best: best.label });
         await rechunk();
       };
 
@@ -433,7 +454,7 @@
         session.sample = null;
         session.imported = null;
         session.embedding = false;
-        ctx.show({ ...RAG.labSpec("docs-try").local, fileNote: ctx.local.fileNote, runtime: ctx.local.runtime,
+        ctx.show({ ...RAG.labSpec("docs-try").local, working: ctx.local.working, fileNote: ctx.local.fileNote, runtime: ctx.local.runtime,
                    forgot: `Forgotten: ${said.join("; ")}. The model's own files stay in the browser's cache.` });
         for (const slot of ctx.root.querySelectorAll("[data-mount]")) slot.hidden = true;
       };
@@ -473,7 +494,11 @@
         await refresh();
       };
 
-      const guarded = (fn) => (...args) => Promise.resolve().then(() => fn(...args)).catch(fail);
+      // Every handler counted while it runs (local.working), so the status can say so and a test can wait for quiet.
+      const guarded = (fn) => (...args) => {
+        ctx.show({ working: ctx.local.working + 1 });
+        return Promise.resolve().then(() => fn(...args)).catch(fail).finally(() => ctx.show({ working: ctx.local.working - 1 }));
+      };
       const acts = {
         sample: () => bring(own.sample.files.map(([name, text]) => ({ name, text })), { sample: own.sample }),
         paste: () => {
