@@ -213,7 +213,7 @@ def test_a_reload_embeds_nothing_and_forget_deletes_everything_and_says_what(pag
     page.click(f'{LAB} [data-act="forget"]')
     expect(page.locator(f"{LAB} .docs-forgot")).to_contain_text(f"Forgotten: {stored:,} vectors (")
     assert page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)") == []
-    expect(page.locator(f"{LAB} .lab-status")).to_have_text("No documents yet: load the sample set, or bring your own.")
+    expect(page.locator(f"{LAB} > .lab-output > .lab-status")).to_have_text("No documents yet: load the sample set, or bring your own.")
 
 
 def test_bad_files_are_refused_in_the_lab_with_their_reasons(page, tmp_path):

@@ -67,7 +67,8 @@
     const { read } = props;
     if (!read) return null;
     const items = [
-      ...read.refused.map((r) => [r.source, `${r.source} ${r.reason}`]),
+      // A reason is a predicate ("is empty…") or, from sniff.js, what the file is ("an image…").
+      ...read.refused.map((r) => [r.source, `${r.source} ${/^(an? |named )/.test(r.reason) ? "is " : ""}${r.reason}`]),
       ...read.duplicates.map((d) => [d.source, `${d.source} has the same bytes as ${d.sameAs}: read once.`]),
       ...read.notes.map((n) => [n.source, `${n.source}: ${n.note}.`]),
     ];
