@@ -10,10 +10,10 @@ tests/docs/server.py (which records every request), one page for the module, the
   best one named, equal to the engine's;
 - a pasted document and a new chunking: only the chunks the store lacks go through the model, and
   no request carries the documents' text; a typed question gets the hybrid view, the map (PCA)
-  and the prompt's size in wordpieces;
+  and the prompt's size in wordpieces; at 390 px nothing of it is cut off (screenshots at 1280
+  and 390 px, light and dark, in test-artifacts/screenshots/lab-docs-try-*.png);
 - a reload embeds nothing; "Forget my documents" deletes everything stored and says how much;
 - bad files are refused in the lab with their reasons;
-- at 390 px nothing is cut off; screenshots at 1280 and 390 px, light and dark.
 """
 
 import re
@@ -148,7 +148,7 @@ def test_a_store_that_holds_the_vectors_searches_by_meaning_at_once_and_measures
     expected = expected_for(chunks, lambda texts: np.asarray([vectors[t] for t in texts]))["recall"]
     assert table_of(page, f"{LAB} .docs-recall") == {r: [cell(expected[r][str(k)]) for k in (1, 3, 5)] for r in ("dense", "bm25", "hybrid")}
     expect(page.locator("#docs-hybrid-k")).to_be_visible()
-    expect(page.locator(f'{LAB} [data-mount="map"] figcaption, {LAB} [data-mount="map"] .map-caption').first).to_contain_text("PCA")
+    expect(page.locator(f'.docs-views [data-mount="map"] figcaption').first).to_contain_text("PCA")
 
 
 def test_every_chunker_side_by_side_and_the_best_named_as_the_engine_counts(page):
@@ -200,17 +200,40 @@ def test_new_text_and_a_new_chunking_embed_only_the_new_chunks_and_no_request_ca
         assert not any(word in path.lower() for word in ("rotation", "quarter", "vault", "rotated")), path
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_at_390_px_nothing_is_cut_off_and_the_screenshots(page, scheme):
+    page.emulate_media(color_scheme=scheme)
+    wait_idle(page)
+    element_screenshot(page, LAB, f"lab-docs-try-desktop-{scheme}")
+    element_screenshot(page, ".docs-views", f"lab-docs-try-views-desktop-{scheme}")
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        wait_idle(page)
+        cut = page.evaluate("""(sel) => [...document.querySelectorAll(sel)].flatMap((lab) => { const edge = lab.getBoundingClientRect().right + 0.5;
+            const scrollers = (el) => { for (let p = el.parentElement; p && p !== lab; p = p.parentElement) {
+                const s = getComputedStyle(p); if (/(auto|scroll)/.test(s.overflowX)) return true; } return false; };
+            return [...lab.querySelectorAll('*')].filter((el) => el.getClientRects().length && el.getBoundingClientRect().right > edge && !scrollers(el))
+              .map((el) => el.tagName + '.' + el.className).slice(0, 5); })""", f"{LAB}, .docs-views")
+        assert cut == []
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        element_screenshot(page, LAB, f"lab-docs-try-390-{scheme}")
+        element_screenshot(page, ".docs-views", f"lab-docs-try-views-390-{scheme}")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
 def test_a_reload_embeds_nothing_and_forget_deletes_everything_and_says_what(page, server):
     page.reload()
     page.wait_for_selector(f'{LAB}[data-lab-state="ready"]')
     start = len(server.requests)
     page.click(f'{LAB} [data-act="sample"]')
-    expect(page.locator(f"{LAB} .docs-index")).to_contain_text("found in this browser's store: nothing to embed.")
+    expect(page.locator(f"{LAB} .docs-index")).to_contain_text("found in this browser's store: nothing to embed.", timeout=30_000)
     assert not [p for _, p in server.requests[start:] if "/live/" in p]
     stored = page.evaluate("""async () => { const store = await RAG.docs.store.open({ fingerprint: RAG.docs.store.fingerprint(RAG.data.live) });
         const db = store.database; const n = await new Promise((ok) => { const r = db.transaction('vectors').objectStore('vectors').count(); r.onsuccess = () => ok(r.result); });
         store.close(); return n; }""")
     page.click(f'{LAB} [data-act="forget"]')
+    wait_idle(page)
     expect(page.locator(f"{LAB} .docs-forgot")).to_contain_text(f"Forgotten: {stored:,} vectors (")
     assert page.evaluate("async () => (await indexedDB.databases()).map((d) => d.name)") == []
     expect(page.locator(f"{LAB} > .lab-output > .lab-status")).to_have_text("No documents yet: load the sample set, or bring your own.")
@@ -226,22 +249,3 @@ def test_bad_files_are_refused_in_the_lab_with_their_reasons(page, tmp_path):
     assert page.evaluate("() => window.__docsHostileRan") is None
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_at_390_px_nothing_is_cut_off_and_the_screenshots(page, scheme):
-    page.emulate_media(color_scheme=scheme)
-    page.click(f'{LAB} [data-act="sample"]')
-    wait_idle(page)
-    element_screenshot(page, LAB, f"lab-docs-try-desktop-{scheme}")
-    page.set_viewport_size({"width": 390, "height": 844})
-    try:
-        wait_idle(page)
-        cut = page.evaluate("""(sel) => { const lab = document.querySelector(sel); const edge = lab.getBoundingClientRect().right + 0.5;
-            const scrollers = (el) => { for (let p = el.parentElement; p && p !== lab; p = p.parentElement) {
-                const s = getComputedStyle(p); if (/(auto|scroll)/.test(s.overflowX)) return true; } return false; };
-            return [...lab.querySelectorAll('*')].filter((el) => el.getClientRects().length && el.getBoundingClientRect().right > edge && !scrollers(el))
-              .map((el) => el.tagName + '.' + el.className).slice(0, 5); }""", LAB)
-        assert cut == []
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-        element_screenshot(page, LAB, f"lab-docs-try-390-{scheme}")
-    finally:
-        page.set_viewport_size({"width": 1280, "height": 900})

@@ -12,7 +12,6 @@
  * Example: RAG.labContext("docs-try").local.chunks.length -> the chunks of the setting shown */
 (() => {
   const h = RAG.h;
-  const kit = RAG.kit;
   const WINDOW = 256;      // the model's wordpieces, [CLS] and [SEP] included (data.live.max_wordpieces)
   const SHOWN_CHUNKS = 60; // chunks drawn on one document (the rest are counted)
   const TOP = 5;
@@ -153,13 +152,14 @@
           props.question && props.runs ? [
             h("p", { class: "docs-note" }, props.runs.hybrid ? "Fused (RRF) top 5 of dense search and BM25; the hybrid view and the map below draw every list."
               : "BM25's top 5 (dense search and fusion follow once the chunks are embedded). Tick the chunk that answers the question: that is your mark."),
-            h("ol", { class: "results docs-top" }, top.length ? top.map(([id, score], i) => {
+            h("ol", { class: "docs-top" }, top.length ? top.map(([id, score], i) => {
               const chunk = byId.get(id);
-              return h("li", { key: id, class: ["result", props.marked.has(chunk.hash) && "is-answer"], "data-pid": id },
+              return h("li", { key: id, class: ["docs-hit", props.marked.has(chunk.hash) && "is-answer"], "data-pid": id },
                 h("label", { class: "docs-mark" }, h("input", { type: "checkbox", "data-act": "mark", "data-hash": chunk.hash, checked: props.marked.has(chunk.hash) }),
-                  h("span", { class: "rank" }, String(i + 1)), " ", h("code", null, id), ` ${chunk.title} \u00b7 ${RAG.fixed(score, 3)}`),
+                  h("span", { class: "docs-rank" }, String(i + 1)), " ", h("code", null, id), ` ${chunk.title} \u00b7 ${RAG.fixed(score, 3)}`,
+                  props.marked.has(chunk.hash) ? h("span", { class: "flag" }, " your mark") : null),
                 h("p", { class: "docs-chunk-text" }, excerpt(chunk.text)));
-            }) : kit.emptyRow("No chunk shares a word with the question.")),
+            }) : h("li", { class: "docs-hit" }, "No chunk shares a word with the question.")),
             h("details", { class: "docs-prompt" }, h("summary", null, `The prompt from the top ${props.promptPassages}` +
               (props.promptPieces ? `: ${count(props.promptPieces, "wordpiece")} in the model's tokenizer` : "")),
             h("pre", { tabindex: "0" }, props.prompt))] : null),
@@ -196,6 +196,14 @@
         corpus: null, embedding: false, imported: null, mounts: {},
       };
       ctx.session = session;
+      // The views' places move out of the lab, just after it: inside, the lab's own controls and
+      // outputs (ctx.findAll) would include the views', and the lab's empty state would be written into them.
+      const views = document.createElement("section");
+      views.className = "lab docs-views";
+      views.setAttribute("aria-label", "Your documents: the hybrid view and the map");
+      views.hidden = true;
+      views.append(...ctx.root.querySelectorAll("[data-mount]"));
+      ctx.root.after(views);
       const why = RAG.embedder.available(data.live);
       if (why === "file") {
         ctx.show({ fileNote: "Chunking, BM25 and BM25's recall work here. Embedding needs the page served over http, not opened " +
@@ -259,13 +267,13 @@
           ["hybrid", { corpus, sliders: own.sliders, prefix: "docs-hybrid" }, { q: question && question.id, k: data.settings.rrf_k, depth: data.settings.fusion_depth }],
           ["map", { corpus, nearest: own.nearest, dimensions: data.model.dimensions, prefix: "docs-map" }, { q: question && question.id }],
         ]) {
-          const slot = ctx.root.querySelector(`[data-mount="${name}"]`);
+          const slot = views.querySelector(`[data-mount="${name}"]`);
           const ok = Boolean(question && corpus.vectors && corpus.question(question.id).runs.dense);
           slot.hidden = !ok;
           if (!ok) continue;
           const box = document.createElement("div");
           box.className = "docs-mounted";
-          const template = ctx.root.querySelector(`template[data-controls="${name}"]`);
+          const template = views.querySelector(`template[data-controls="${name}"]`);
           if (template) box.append(template.content.cloneNode(true));
           const output = document.createElement("div");
           output.className = "lab-output";
@@ -273,6 +281,7 @@
           slot.querySelector(".docs-mounted") ? slot.querySelector(".docs-mounted").replaceWith(box) : slot.append(box);
           session.mounts[name] = RAG.mountView(box, name, input, state);
         }
+        views.hidden = [...views.querySelectorAll("[data-mount]")].every((slot) => slot.hidden);
       };
 
       /** Wordpiece counts of the chunks the model has not counted yet. */
@@ -457,7 +466,8 @@
         session.embedding = false;
         ctx.show({ ...RAG.labSpec("docs-try").local, working: ctx.local.working, fileNote: ctx.local.fileNote, runtime: ctx.local.runtime,
                    forgot: `Forgotten: ${said.join("; ")}. The model's own files stay in the browser's cache.` });
-        for (const slot of ctx.root.querySelectorAll("[data-mount]")) slot.hidden = true;
+        for (const slot of views.querySelectorAll("[data-mount]")) slot.hidden = true;
+        views.hidden = true;
       };
 
       const importFile = async (file) => {
