@@ -128,8 +128,8 @@
           documents.length > 1 ? h("label", { class: "field" }, h("span", { class: "field-label" }, "Document shown"),
             h("select", { name: "docs-shown", value: props.shown }, documents.map((d) => h("option", { value: d.source, key: d.source }, d.source)))) : null,
           props.chunkNote ? h("p", { class: "docs-note" }, props.chunkNote) : null,
-          props.lost.length ? h("p", { class: "docs-lost", role: "status" }, `Marks lost by this chunking (no chunk holds their text): ` +
-            props.lost.map((l) => `\u201c${l.text}\u201d (${count(l.count, "mark")})`).join("; ") + ".") : null,
+          props.lost.length ? h("p", { class: "docs-lost", role: "status" }, "Marks lost by this chunking (no chunk of it holds the text that was marked): " +
+            props.lost.map((l) => `\u201c${l.text}\u201d`).join("; ") + ". These questions are left out of its recall.") : null,
           docChunks.length ? h("ol", { class: "docs-chunks", "aria-label": `Chunks of ${props.shown}` },
             docChunks.slice(0, SHOWN_CHUNKS).map((c) => chunkView(c, props.wordpieces))) : null,
           docChunks.length > SHOWN_CHUNKS ? h("p", { class: "docs-note" }, `And ${count(docChunks.length - SHOWN_CHUNKS, "more chunk")} of this document.`) : null),
@@ -198,12 +198,19 @@
       ctx.session = session;
       // The views' places move out of the lab, just after it: inside, the lab's own controls and
       // outputs (ctx.findAll) would include the views', and the lab's empty state would be written into them.
-      const views = document.createElement("section");
-      views.className = "lab docs-views";
-      views.setAttribute("aria-label", "Your documents: the hybrid view and the map");
-      views.hidden = true;
-      views.append(...ctx.root.querySelectorAll("[data-mount]"));
-      ctx.root.after(views);
+      // Moved when first needed, so the lab starts by drawing exactly what the build drew.
+      let views = null;
+      const viewsBox = () => {
+        if (!views) {
+          views = document.createElement("section");
+          views.className = "lab docs-views";
+          views.setAttribute("aria-label", "Your documents: the hybrid view and the map");
+          views.hidden = true;
+          views.append(...ctx.root.querySelectorAll("[data-mount]"));
+          ctx.root.after(views);
+        }
+        return views;
+      };
       const why = RAG.embedder.available(data.live);
       if (why === "file") {
         ctx.show({ fileNote: "Chunking, BM25 and BM25's recall work here. Embedding needs the page served over http, not opened " +
@@ -231,17 +238,19 @@
         const embedded = chunks.every((c) => session.vectors.has(c.hash));
         const vectors = embedded && chunks.length ? chunks.map((c) => Array.from(session.vectors.get(c.hash))) : null;
         const hashIds = new Map(chunks.map((c) => [c.hash, c.id]));
-        return RAG.corpus.fromChunks(chunks.map((c) => ({ id: c.id, text: c.text, title: c.headings.length ? c.headings[c.headings.length - 1] : c.title, document: c.source })), {
-          settings: data.settings, vectors,
-          questions: questions.map((q) => {
-            const vector = vectors && session.vectors.get(`q:${q.text}`);
-            return { id: q.id, text: q.text, vector: vector ? Array.from(vector) : undefined, answers: (marks[q.id] || []).map((hash) => hashIds.get(hash)).filter(Boolean) };
-          }),
-        });
+        const corpus = RAG.corpus.fromChunks(chunks.map((c) => ({ id: c.id, text: c.text, title: c.headings.length ? c.headings[c.headings.length - 1] : c.title, document: c.source })),
+          { settings: data.settings, vectors });
+        // Asked live (searched here, in this browser), so the views say so.
+        for (const q of questions) {
+          const vector = vectors && session.vectors.get(`q:${q.text}`);
+          corpus.questions.add({ id: q.id, text: q.text, set: "live", vector: vector ? Array.from(vector) : undefined,
+                                 answers: (marks[q.id] || []).map((hash) => hashIds.get(hash)).filter(Boolean) });
+        }
+        return corpus;
       };
 
       const runsOf = (corpus, questions) => Object.fromEntries(questions.map((q) => [q.id, corpus.question(q.id).runs]));
-      const retrievers = (corpus) => (corpus.vectors && corpus.questions.presets().every((q) => q.vector) ? ["dense", "bm25", "hybrid"] : ["bm25"]);
+      const retrievers = (corpus) => (corpus.vectors && corpus.questions.live().every((q) => q.vector) ? ["dense", "bm25", "hybrid"] : ["bm25"]);
 
       /** Search, prompt, measure and the views again, from the chunks and questions in hand. */
       const refresh = async () => {
@@ -263,6 +272,7 @@
 
       /** The hybrid view and the map of the reader's chunks, drawn afresh into new elements. */
       const mountViews = (corpus, question) => {
+        const views = viewsBox();
         for (const [name, input, state] of [
           ["hybrid", { corpus, sliders: own.sliders, prefix: "docs-hybrid" }, { q: question && question.id, k: data.settings.rrf_k, depth: data.settings.fusion_depth }],
           ["map", { corpus, nearest: own.nearest, dimensions: data.model.dimensions, prefix: "docs-map" }, { q: question && question.id }],
@@ -466,8 +476,8 @@
         session.embedding = false;
         ctx.show({ ...RAG.labSpec("docs-try").local, working: ctx.local.working, fileNote: ctx.local.fileNote, runtime: ctx.local.runtime,
                    forgot: `Forgotten: ${said.join("; ")}. The model's own files stay in the browser's cache.` });
-        for (const slot of views.querySelectorAll("[data-mount]")) slot.hidden = true;
-        views.hidden = true;
+        for (const slot of viewsBox().querySelectorAll("[data-mount]")) slot.hidden = true;
+        viewsBox().hidden = true;
       };
 
       const importFile = async (file) => {
