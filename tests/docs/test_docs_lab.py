@@ -172,6 +172,36 @@ def test_every_chunker_side_by_side_and_the_best_named_as_the_engine_counts(page
     expect(page.locator(f"{LAB} .docs-best")).to_have_text(f"Best for these questions: {best}.")
 
 
+def test_the_export_carries_chunks_vectors_questions_and_marks_and_imports_back_embedding_nothing(page, tmp_path):
+    import json
+
+    from builder.sources import ROOT
+
+    with page.expect_download() as saved:
+        page.click(f'{LAB} [data-act="export"]')
+    path = tmp_path / "documents.json"
+    saved.value.save_as(path)
+    bundle = json.loads(path.read_text("utf-8"))
+    chunks = page.evaluate(LOCAL)["chunks"]
+    assert [c["hash"] for c in bundle["chunks"]] == [c["hash"] for c in chunks]
+    assert all("vector" in c for c in bundle["chunks"]) and [q["id"] for q in bundle["questions"]] == [q["id"] for q in questions()]
+    assert {q["id"]: q["marks"] for q in bundle["questions"]} == quote_marks(chunks, questions())
+    with page.expect_download() as script:
+        page.click(f'{LAB} [data-act="reproduce"]')
+    script.value.save_as(tmp_path / "reproduce.py")
+    assert (tmp_path / "reproduce.py").read_text("utf-8") == (ROOT / "site_src" / "docs" / "reproduce.py").read_text("utf-8")
+    with page.expect_download() as sql:
+        page.click(f'{LAB} [data-act="sql"]')
+    sql.value.save_as(tmp_path / "documents.sql")
+    assert "CREATE EXTENSION IF NOT EXISTS vector" in (tmp_path / "documents.sql").read_text("utf-8")
+    page.set_input_files(f'{LAB} input[name="docs-import"]', str(path))
+    expect(page.locator(f"{LAB} [data-step='6'] .docs-note")).to_have_text(
+        f"Imported {len(chunks)} chunks and {len(bundle['questions'])} questions; 0 texts left to embed.")
+    wait_idle(page)
+    page.click(f'{LAB} [data-act="sample"]')
+    wait_idle(page)
+
+
 def test_new_text_and_a_new_chunking_embed_only_the_new_chunks_and_no_request_carries_text(page, server):
     start = len(server.requests)
     page.fill(f'{LAB} textarea[name="docs-paste"]', PASTED)
@@ -195,6 +225,14 @@ def test_new_text_and_a_new_chunking_embed_only_the_new_chunks_and_no_request_ca
     page.wait_for_function("() => RAG.labContext('docs-try').local.promptPieces > 0")
     expect(page.locator(f"{LAB} .docs-prompt summary")).to_contain_text("wordpieces in the model's tokenizer")
     assert page.locator("#docs-hybrid-fused-title").count() == 1
+    whole = next(i for i, c in enumerate(CHUNKERS) if c == {"chunker": "page"})
+    page.select_option(f'{LAB} select[name="docs-setting"]', str(whole))
+    wait_idle(page)
+    heads = page.locator(f"{LAB} .docs-chunk.is-over .docs-chunk-head").all_inner_texts()
+    assert heads, "a whole document is longer than the model's window"
+    for head in heads:
+        pieces, over = int(re.search(r"([\d,]+) wordpieces", head).group(1).replace(",", "")), int(re.search(r"its last (\d+)", head).group(1))
+        assert over == pieces - LAB_DATA.MAX_WORDPIECES > 0, head
     for method, path in server.requests[start:]:
         assert method == "GET", path
         assert not any(word in path.lower() for word in ("rotation", "quarter", "vault", "rotated")), path

@@ -9,6 +9,7 @@ model's workers (RAG.embedder). The data step ships what the browser cannot know
     chunkers   the chunker settings the lab offers (the chunking lab's presets, and how
                build.py --corpus cuts a folder), tried side by side by "Which way to split"
     sliders    the hybrid view's k and depth ranges (the hybrid lab's), nearest (the map's K)
+    window     the model's window in wordpieces, [CLS] and [SEP] included (engine/settings.py)
     reproduce  site_src/docs/reproduce.py, downloaded as it is
 
 Everything here is built into the lab's own file (assets/labs/docs-try.js), loaded when the lab
@@ -23,6 +24,7 @@ import re
 import yaml
 
 from builder.sources import ROOT
+from engine.settings import MAX_WORDPIECES
 from site_src.labs.hybrid.data import SLIDERS
 from site_src.labs.map.data import K as NEAREST
 
@@ -83,7 +85,7 @@ def sample_set() -> dict:
 
 def data(build) -> dict:
     return {"limits": limits_of(LIMITS_JS.read_text("utf-8")), "sample": sample_set(), "chunkers": [{"setting": s, "label": setting_label(s)} for s in CHUNKERS],
-            "sliders": SLIDERS, "nearest": NEAREST, "reproduce": REPRODUCE.read_text("utf-8")}
+            "sliders": SLIDERS, "nearest": NEAREST, "window": MAX_WORDPIECES, "reproduce": REPRODUCE.read_text("utf-8")}
 
 
 def summary(found: dict) -> str:

@@ -12,7 +12,6 @@
  * Example: RAG.labContext("docs-try").local.chunks.length -> the chunks of the setting shown */
 (() => {
   const h = RAG.h;
-  const WINDOW = 256;      // the model's wordpieces, [CLS] and [SEP] included (data.live.max_wordpieces)
   const SHOWN_CHUNKS = 60; // chunks drawn on one document (the rest are counted)
   const TOP = 5;
   const count = (n, word, plural) => `${Number(n).toLocaleString("en")} ${n === 1 ? word : plural || word + "s"}`;
@@ -50,9 +49,9 @@
     return `${split} To see a difference of that size at p \u2264 0.05 would take about ${count(pair.needed.questions, "question")}.`;
   }
 
-  function chunkView(chunk, wordpieces) {
+  function chunkView(chunk, wordpieces, windowSize) {
     const pieces = wordpieces[chunk.hash];
-    const over = pieces > WINDOW ? pieces - WINDOW : 0;
+    const over = pieces > windowSize ? pieces - windowSize : 0;
     const words = RAG.engine.words(chunk.text).length;
     return h("li", { class: ["docs-chunk", over && "is-over"], key: chunk.id, "data-chunk": chunk.id },
       h("p", { class: "docs-chunk-head" }, h("code", null, chunk.id), ` \u00b7 ${count(words, "word")}`,
@@ -95,7 +94,7 @@
       const shown = local.shown || (local.documents[0] && local.documents[0].source) || "";
       const question = local.questions.find((q) => q.id === local.q) || null;
       const marked = new Set(question ? local.marks[question.id] || [] : []);
-      return { ...local, shown, question, marked, chunkers: own.chunkers, promptPassages: input.data.settings.prompt_passages };
+      return { ...local, shown, question, marked, chunkers: own.chunkers, promptPassages: input.data.settings.prompt_passages, window: own.window };
     },
 
     view(props) {
@@ -131,12 +130,12 @@
           props.lost.length ? h("p", { class: "docs-lost", role: "status" }, "Marks lost by this chunking (no chunk of it holds the text that was marked): " +
             props.lost.map((l) => `\u201c${l.text}\u201d`).join("; ") + ". These questions are left out of its recall.") : null,
           docChunks.length ? h("ol", { class: "docs-chunks", "aria-label": `Chunks of ${props.shown}` },
-            docChunks.slice(0, SHOWN_CHUNKS).map((c) => chunkView(c, props.wordpieces))) : null,
+            docChunks.slice(0, SHOWN_CHUNKS).map((c) => chunkView(c, props.wordpieces, props.window))) : null,
           docChunks.length > SHOWN_CHUNKS ? h("p", { class: "docs-note" }, `And ${count(docChunks.length - SHOWN_CHUNKS, "more chunk")} of this document.`) : null),
         step(3, "Index",
           h("p", null, chunks.length ? `BM25: ${count(chunks.length, "chunk")} indexed at once.` : "BM25 indexes the chunks as soon as they are cut."),
           h("div", { class: "docs-bring" },
-            button("embed", index && index.done === index.total && index.total ? "Embedded" : "Embed the chunks", { disabled: !chunks.length || props.fileNote || (index && index.running) }),
+            button("embed", index && index.done === index.total && index.total ? "Embedded" : "Embed the chunks", { disabled: !chunks.length || Boolean(props.fileNote) || Boolean(index && index.running) }),
             index && index.running ? button("cancel", "Cancel") : null),
           index && index.running ? h("progress", { class: "docs-progress", max: String(index.total || 1), value: String(index.done), "aria-label": "Embedded" }) : null,
           index ? h("p", { class: "docs-index", role: "status" }, index.text) : null,
@@ -168,6 +167,9 @@
             recallTable(props.measured, props.retrievers, `Recall on your ${count(props.measured.questions.length, "marked question")} ` +
               "(hits of n, with the Wilson 95% interval), chunker: " + props.chunkers[props.settingIndex].label),
             h("p", { class: "docs-note" }, neededLine(props.measured)),
+            h("p", { class: "docs-note" }, `${count(props.measured.questions.length, "question")} ${props.measured.questions.length === 1 ? "is" : "are"} few: ` +
+              "the intervals are wide, and two retrievers whose intervals overlap may not differ at all. A chunk marked after seeing " +
+              "the results favours the retriever that showed it; mark from the documents. A tie that straddles k counts as a range."),
           ] : h("p", null, "Mark the chunk that answers each of a few questions (the sample set comes with its marks); recall@1, 3 and 5 appear here."),
           h("div", { class: "docs-bring" }, button("try-all", "Which way to split: try every chunker", { disabled: !documents.length || !props.measured })),
           props.compare ? h("table", { class: "docs-compare" },
@@ -196,9 +198,9 @@
         corpus: null, embedding: false, imported: null, mounts: {},
       };
       ctx.session = session;
-      // The views' places move out of the lab, just after it: inside, the lab's own controls and
-      // outputs (ctx.findAll) would include the views', and the lab's empty state would be written into them.
-      // Moved when first needed, so the lab starts by drawing exactly what the build drew.
+      // The views' places move out of the lab, into a section just after it (inside, the lab's own
+      // controls and outputs, ctx.findAll, would include the views' and get the lab's empty state
+      // written into them); moved when first needed, so the lab starts as the build drew it.
       let views = null;
       const viewsBox = () => {
         if (!views) {
@@ -428,7 +430,8 @@
 
       const bundle = () => {
         const vectors = Object.fromEntries(ctx.local.chunks.filter((c) => session.vectors.has(c.hash)).map((c) => [c.hash, session.vectors.get(c.hash)]));
-        return RAG.docs.exportBundle({ chunks: ctx.local.chunks, setting: session.imported ? session.imported.setting : setting(), vectors, marks: ctx.local.marks,
+        return RAG.docs.exportBundle({ chunks: ctx.local.chunks, setting: session.imported ? session.imported.setting : setting(), vectors,
+          marks: RAG.docs.marks.split(ctx.local.marks, ctx.local.chunks).present,  // the marks of these chunks: what the file can measure
           questions: ctx.local.questions.map((q) => ({ id: q.id, text: q.text, vector: session.vectors.get(`q:${q.text}`) })),
           fingerprint: data.live ? RAG.docs.store.fingerprint(data.live) : "none", settings: data.settings });
       };
