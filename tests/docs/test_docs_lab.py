@@ -94,6 +94,8 @@ def page(context, server):
 def wait_idle(page):
     page.wait_for_function("""() => { const l = RAG.labContext('docs-try').local;
         return !l.working && !(l.index && l.index.running); }""", timeout=120_000)
+    busy = page.evaluate("() => RAG.labContext('docs-try').local.busy")
+    assert not busy.startswith("Something went wrong"), busy
 
 
 def sample_vectors(page) -> dict:
@@ -228,7 +230,7 @@ def test_new_text_and_a_new_chunking_embed_only_the_new_chunks_and_no_request_ca
     whole = next(i for i, c in enumerate(CHUNKERS) if c == {"chunker": "page"})
     page.select_option(f'{LAB} select[name="docs-setting"]', str(whole))
     wait_idle(page)
-    heads = page.locator(f"{LAB} .docs-chunk.is-over .docs-chunk-head").all_inner_texts()
+    heads = page.locator(f"{LAB} .docs-chunk.is-over .docs-chunk-head").all_text_contents()
     assert heads, "a whole document is longer than the model's window"
     for head in heads:
         pieces, over = int(re.search(r"([\d,]+) wordpieces", head).group(1).replace(",", "")), int(re.search(r"its last (\d+)", head).group(1))

@@ -56,8 +56,8 @@
     return h("li", { class: ["docs-chunk", over && "is-over"], key: chunk.id, "data-chunk": chunk.id },
       h("p", { class: "docs-chunk-head" }, h("code", null, chunk.id), ` \u00b7 ${count(words, "word")}`,
         pieces ? ` \u00b7 ${count(pieces, "wordpiece")}` : "", chunk.page ? ` \u00b7 p. ${chunk.page}` : "",
-        over ? h("span", { class: "flag" }, ` past the model's window: its last ${over} wordpieces ` +
-          `(${RAG.fixed((over / pieces) * 100, 0)}%) are never read`) : null),
+        over ? [" ", h("span", { class: "docs-over" }, `past the model's window: its last ${over} wordpieces ` +
+          `(${RAG.fixed((over / pieces) * 100, 0)}%) are never read`)] : null),
       h("p", { class: "docs-chunk-text" }, chunk.text));
   }
 
@@ -323,7 +323,8 @@
         const split = RAG.docs.marks.split(marks, found.chunks);
         const lost = ctx.local.questions.filter((q) => (marks[q.id] || []).length && !split.present[q.id].length)
           .map((q) => ({ text: q.text, count: split.lost[q.id].length }));
-        ctx.show({ chunks: found.chunks, chunkNote: `${label(setting())}: ${count(found.chunks.length, "chunk")}.`, lost, marks });
+        // The last search's lists name the old chunks: gone until refresh() searches the new ones.
+        ctx.show({ chunks: found.chunks, chunkNote: `${label(setting())}: ${count(found.chunks.length, "chunk")}.`, lost, marks, runs: null, prompt: "", measured: null });
         await countPieces(found.chunks);
         if (session.embedding) await embedAll(found.chunks);
         else await lookUp(found.chunks);
