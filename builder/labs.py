@@ -30,7 +30,7 @@ from types import ModuleType
 
 from builder.sources import LABS as LABS_DIR, ROOT, SECTIONS as SECTIONS_DIR, VIEWS as VIEWS_DIR
 
-PLACED = re.compile(r"""\blab\(\s*["']([a-z0-9_]+)["']""")
+PLACED = re.compile(r"""\blab\(\s*["']([a-z0-9_-]+)["']""")
 
 
 class LabError(Exception):
