@@ -1050,7 +1050,7 @@ async ({texts}) => {
   const { pipeline, env } = await import("./transformers.min.js");
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
-  env.localModelPath = new URL("./models/", location.href).href;
+  env.localModelPath = new URL("./models/", location.href).pathname;  // a path: a URL here is taken for a remote one
   env.backends.onnx.wasm.wasmPaths = { mjs: new URL("./ort/ort-wasm-simd-threaded.asyncify.mjs", location.href).href,
                                        wasm: new URL("./ort/ort-wasm-simd-threaded.asyncify.wasm", location.href).href };
   const extractor = await pipeline("feature-extraction", "all-MiniLM-L6-v2", { dtype: "fp32", device: "wasm" });
@@ -1147,11 +1147,16 @@ def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
                   + f"; {results['prepared']['workers']} workers", flush=True)
             results["index"] = page.evaluate(DOCS_INDEX_JS, {"target": DOCS_INDEX_WORDPIECES, "count": DOCS_INDEX_CHUNKS,
                                                              "settings": data})
+            print(f"  documents: indexed   {DOCS_INDEX_CHUNKS} chunks in {results['index']['ms'] / 1000:.2f} s", flush=True)
             results["throughput"] = page.evaluate(DOCS_THROUGHPUT_JS, {"targets": list(DOCS_THROUGHPUT_WORDPIECES),
                                                                        "count": DOCS_INDEX_CHUNKS})
+            print("  documents: chunks/s   " + ", ".join(f"{r['target']} wordpieces {r['which']} {r['perSecond']:.1f}"
+                                                         for r in results["throughput"]), flush=True)
             same = page.evaluate(DOCS_SAME_CHUNKS_JS, {"target": DOCS_INDEX_WORDPIECES, "count": DOCS_INDEX_CHUNKS})
             results["index_2000"] = page.evaluate(DOCS_INDEX_JS, {"target": DOCS_QUERY_WORDPIECES, "count": DOCS_QUERY_CHUNKS,
                                                                   "settings": data})
+            print(f"  documents: indexed   {results['index_2000']['chunks']} chunks in "
+                  f"{results['index_2000']['ms'] / 1000:.1f} s", flush=True)
             results["query"] = page.evaluate(DOCS_QUERY_JS, {"query": DOCS_QUERY, "repeats": 20, "settings": data})
             results["memory_2000"] = page.evaluate(DOCS_MEMORY_JS) if results["isolated"] else None
             if not results["isolated"]:  # the fallback: the page's own JavaScript heap (CDP), workers not counted
@@ -1165,21 +1170,28 @@ def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
             page = context.new_page()
             page.set_default_timeout(600_000)
             page.goto(plain_server.url + "bench-transformers/index.html", wait_until="load")
-            found = page.evaluate(TRANSFORMERS_JS, {"texts": same["texts"]})
+            try:
+                found = page.evaluate(TRANSFORMERS_JS, {"texts": same["texts"]})
+            except Exception as error:  # noqa: BLE001 (reported in the table, the page's own figures kept)
+                found = {"error": str(error).splitlines()[0][:300]}
             context.close()
             browser.close()
     finally:
         plain_server.close()
         isolated.close()
-    page_vectors, their = same.pop("vectors"), found.pop("vectors")
+    page_vectors = same.pop("vectors")
     same.pop("texts")
-    found["max_cosine_diff_to_page"] = max(abs(1 - sum(a * b for a, b in zip(u, v))) for u, v in zip(page_vectors, their))
     results["same_chunks"], results["transformers"] = same, found
-    results["ratio_one"], results["ratio_all"] = same["oneMs"] / found["ms"], same["allMs"] / found["ms"]
     q = results["query"]
-    print(f"  documents: index {DOCS_INDEX_CHUNKS} in {results['index']['ms'] / 1000:.2f} s; query over "
-          f"{q['chunks']} median {median(q['ms']):.1f} ms; transformers.js {found['ms'] / 1000:.2f} s vs the page "
-          f"{same['oneMs'] / 1000:.2f} s (one worker): ratio {results['ratio_one']:.2f}", flush=True)
+    print(f"  documents: query over {q['chunks']} median {median(q['ms']):.1f} ms", flush=True)
+    if "error" in found:
+        print(f"  transformers.js failed: {found['error']}", flush=True)
+        return results
+    their = found.pop("vectors")
+    found["max_cosine_diff_to_page"] = max(abs(1 - sum(a * b for a, b in zip(u, v))) for u, v in zip(page_vectors, their))
+    results["ratio_one"], results["ratio_all"] = same["oneMs"] / found["ms"], same["allMs"] / found["ms"]
+    print(f"  transformers.js       {found['ms'] / 1000:.2f} s vs the page {same['oneMs'] / 1000:.2f} s (one worker): "
+          f"ratio {results['ratio_one']:.2f}", flush=True)
     return results
 
 
@@ -1192,12 +1204,16 @@ def docs_rows(docs: dict, row) -> None:
         f"{shape(DOCS_INDEX_WORDPIECES)}; BM25 {index['bm25Ms']:.0f} ms, then embedded by {docs['prepared']['workers']} "
         f"workers and kept ({index['where']}); opening the workers {docs['prepared']['openMs'] / 1000:.2f} s apart")
     tjs, same = docs["transformers"], docs["same_chunks"]
-    row("documents: the page's embedder / transformers.js", f"{docs['ratio_one']:.2f}", f"<= {DOCS_RATIO_GOAL} (goal)",
-        docs["ratio_one"] <= DOCS_RATIO_GOAL,
-        f"the same {index['chunks']} chunks and model file: the page {same['oneMs'] / 1000:.2f} s with one worker "
-        f"({same['allMs'] / 1000:.2f} s with all: ratio {docs['ratio_all']:.2f}); transformers.js {tjs.get('version')} "
-        f"feature-extraction {tjs['ms'] / 1000:.2f} s (default WASM settings: {tjs['threads']} thread, one call; "
-        f"loading {tjs['loadMs'] / 1000:.2f} s apart); largest 1 - cosine between the two {tjs['max_cosine_diff_to_page']:.1e}")
+    if "error" in tjs:
+        row("documents: the page's embedder / transformers.js", "error", f"<= {DOCS_RATIO_GOAL} (goal)", False,
+            f"transformers.js did not run: {tjs['error']}; the page {same['oneMs'] / 1000:.2f} s with one worker")
+    else:
+        row("documents: the page's embedder / transformers.js", f"{docs['ratio_one']:.2f}", f"<= {DOCS_RATIO_GOAL} (goal)",
+            docs["ratio_one"] <= DOCS_RATIO_GOAL,
+            f"the same {index['chunks']} chunks and model file: the page {same['oneMs'] / 1000:.2f} s with one worker "
+            f"({same['allMs'] / 1000:.2f} s with all: ratio {docs['ratio_all']:.2f}); transformers.js {tjs.get('version')} "
+            f"feature-extraction {tjs['ms'] / 1000:.2f} s (default WASM settings: {tjs['threads']} thread, one call; "
+            f"loading {tjs['loadMs'] / 1000:.2f} s apart); largest 1 - cosine between the two {tjs['max_cosine_diff_to_page']:.1e}")
     for target in DOCS_THROUGHPUT_WORDPIECES:
         mine = {r["which"]: r for r in docs["throughput"] if r["target"] == target}
         row(f"documents: throughput at ~{target} wordpieces", f"{mine['all']['perSecond']:.1f} chunks/s", "report", None,

@@ -224,6 +224,10 @@ def test_documents_budgets_say_met_or_missed_from_the_figures():
     long_tasks = missed["documents: main-thread tasks over 50 ms while indexing"]
     assert (long_tasks["measured"], long_tasks["met"]) == ("1", False) and "longest 80 ms" in long_tasks["note"]
     assert missed["documents' share of the first download"]["met"] is None  # no docs-* lab: nothing to weigh
+    failed = docs_results()
+    failed["transformers"] = {"error": "TypeError: this.tokenizer is not a function"}
+    ratio = {r["budget"]: r for r in bench.budgets({"docs": failed})}["documents: the page's embedder / transformers.js"]
+    assert (ratio["measured"], ratio["met"]) == ("error", False) and "this.tokenizer" in ratio["note"]
 
 
 def test_lighthouse_summary_lists_what_keeps_a_score_below_100():
