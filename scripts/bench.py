@@ -1008,20 +1008,15 @@ async ({target, count, settings}) => {
 
 # Chunks per second at each length, with one worker (the page's pool) and with all.
 DOCS_THROUGHPUT_JS = r"""
-async ({targets, count}) => {
+async ({target, which, count}) => {
   const { sets, pool1, poolAll } = window.docsBench;
-  const out = [];
-  for (const target of targets) {
-    const texts = sets[target].texts.slice(0, count);
-    for (const [name, pool] of [["one", pool1], ["all", poolAll]]) {
-      await pool.embed(texts.slice(-8));
-      const began = performance.now();
-      await pool.embed(texts);
-      const ms = performance.now() - began;
-      out.push({ target, workers: pool.channels.length, which: name, chunks: texts.length, ms, perSecond: 1000 * texts.length / ms });
-    }
-  }
-  return out;
+  const pool = which === "one" ? pool1 : poolAll;
+  const texts = sets[target].texts.slice(0, count);
+  await pool.embed(texts.slice(-8));
+  const began = performance.now();
+  await pool.embed(texts);
+  const ms = performance.now() - began;
+  return { target, workers: pool.channels.length, which, chunks: texts.length, ms, perSecond: 1000 * texts.length / ms };
 }
 """
 
@@ -1029,15 +1024,12 @@ async ({targets, count}) => {
 # cross-origin isolation) on the chunks transformers.js is timed on.
 DOCS_SAME_CHUNKS_JS = r"""
 async ({target, count}) => {
-  const { sets, pool1, poolAll } = window.docsBench;
+  const { sets, pool1 } = window.docsBench;
   const texts = sets[target].texts.slice(0, count);
   await pool1.embed(texts.slice(-8));
-  let began = performance.now();
+  const began = performance.now();
   const { vectors } = await pool1.embed(texts);
-  const oneMs = performance.now() - began;
-  began = performance.now();
-  await poolAll.embed(texts);
-  return { texts, oneMs, allMs: performance.now() - began, vectors: vectors.map((v) => Array.from(v)) };
+  return { texts, oneMs: performance.now() - began, vectors: vectors.map((v) => Array.from(v)) };
 }
 """
 
@@ -1054,13 +1046,17 @@ async ({texts}) => {
   env.backends.onnx.wasm.wasmPaths = { mjs: new URL("./ort/ort-wasm-simd-threaded.asyncify.mjs", location.href).href,
                                        wasm: new URL("./ort/ort-wasm-simd-threaded.asyncify.wasm", location.href).href };
   const extractor = await pipeline("feature-extraction", "all-MiniLM-L6-v2", { dtype: "fp32", device: "wasm" });
-  const loadMs = performance.now() - began;
   await extractor(texts.slice(-8), { pooling: "mean", normalize: true });
-  const start = performance.now();
-  const output = await extractor(texts, { pooling: "mean", normalize: true });
-  const ms = performance.now() - start;
-  return { loadMs, ms, vectors: output.tolist(), threads: env.backends.onnx.wasm.numThreads ?? null,
+  window.extractor = extractor;
+  return { loadMs: performance.now() - began, threads: env.backends.onnx.wasm.numThreads ?? null,
            crossOriginIsolated: self.crossOriginIsolated, version: env.version };
+}
+"""
+TRANSFORMERS_RUN_JS = r"""
+async ({texts}) => {
+  const start = performance.now();
+  const output = await window.extractor(texts, { pooling: "mean", normalize: true });
+  return { ms: performance.now() - start, vectors: output.tolist() };
 }
 """
 
@@ -1112,6 +1108,53 @@ class IsolatedHandler(QuietHandler):
         super().end_headers()
 
 
+def thread_ticks(root: int | None = None) -> dict[tuple[int, int], tuple[str, bool, int]]:
+    """Every thread of every live process under `root` (this one: the browser's, here), from /proc:
+    (pid, tid) -> (its name, whether it is its process's main thread, its CPU ticks so far)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    root = root or os.getpid()
+    under = lambda pid: pid != root and (parents.get(pid) == root or (parents.get(pid, 0) > 1 and under(parents[pid])))  # noqa: E731
+    found = {}
+    for pid in [pid for pid in parents if under(pid)]:
+        for task in Path(f"/proc/{pid}/task").glob("[0-9]*"):
+            try:
+                text = (task / "stat").read_text()
+            except OSError:
+                continue
+            fields = text.rsplit(")", 1)[1].split()
+            found[(pid, int(task.name))] = (text[text.index("(") + 1:text.rindex(")")], int(task.name) == pid,
+                                            int(fields[11]) + int(fields[12]))
+    return found
+
+
+def cpu_between(before: dict, after: dict) -> dict:
+    """The CPU seconds spent between two thread_ticks(): in all, in Web Worker threads (Chromium
+    names them DedicatedWorker), and in renderer processes' main threads.
+
+    Example: cpu_between({}, {(9, 9): ("chromium", True, 250)})["main_s"] -> 2.5 (at 100 ticks a second)
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    spent = {key: (name, main, ticks - before.get(key, (name, main, 0))[2]) for key, (name, main, ticks) in after.items()}
+    return {"all_s": sum(t for _, _, t in spent.values()) / tick,
+            "workers_s": sum(t for name, _, t in spent.values() if name.startswith("DedicatedWorker")) / tick,
+            "main_s": sum(t for _, main, t in spent.values() if main) / tick}
+
+
+def timed_cpu(evaluate, *args) -> dict:
+    """page.evaluate(*args) with the browser's CPU seconds (cpu_between) and the load average beside
+    it: on a busy machine the CPU time is what the work cost, the wall time also counts the waiting."""
+    before, load = thread_ticks(), load_average()
+    found = evaluate(*args)
+    found = found if isinstance(found, dict) else {"rows": found}
+    cpu = cpu_between(before, thread_ticks())
+    return {**found, "cpu_s": cpu["all_s"], "cpu": cpu, "load_average": load}
+
+
 def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
     """'Try it on your documents' in one Chromium: the synthetic help center read and cut by the
     page's scripts; indexing 200 chunks; throughput; a query over 2,000 chunks; memory; long
@@ -1145,19 +1188,24 @@ def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
             print(f"  documents             {results['prepared']['documents']} pages cut to "
                   + ", ".join(f"{s['count']} chunks of ~{t} wordpieces" for t, s in results["prepared"]["sets"].items())
                   + f"; {results['prepared']['workers']} workers", flush=True)
-            results["index"] = page.evaluate(DOCS_INDEX_JS, {"target": DOCS_INDEX_WORDPIECES, "count": DOCS_INDEX_CHUNKS,
+            results["index"] = timed_cpu(page.evaluate, DOCS_INDEX_JS, {"target": DOCS_INDEX_WORDPIECES, "count": DOCS_INDEX_CHUNKS,
                                                              "settings": data})
-            print(f"  documents: indexed   {DOCS_INDEX_CHUNKS} chunks in {results['index']['ms'] / 1000:.2f} s", flush=True)
-            results["throughput"] = page.evaluate(DOCS_THROUGHPUT_JS, {"targets": list(DOCS_THROUGHPUT_WORDPIECES),
-                                                                       "count": DOCS_INDEX_CHUNKS})
+            print(f"  documents: indexed   {DOCS_INDEX_CHUNKS} chunks in {results['index']['ms'] / 1000:.2f} s "
+                  f"(browser CPU {results['index']['cpu_s']:.1f} s, load {results['index']['load_average']})", flush=True)
+            results["throughput"] = [timed_cpu(page.evaluate, DOCS_THROUGHPUT_JS, {"target": target, "which": which,
+                                                                                    "count": DOCS_INDEX_CHUNKS})
+                                     for target in DOCS_THROUGHPUT_WORDPIECES for which in ("one", "all")]
             print("  documents: chunks/s   " + ", ".join(f"{r['target']} wordpieces {r['which']} {r['perSecond']:.1f}"
                                                          for r in results["throughput"]), flush=True)
-            same = page.evaluate(DOCS_SAME_CHUNKS_JS, {"target": DOCS_INDEX_WORDPIECES, "count": DOCS_INDEX_CHUNKS})
-            results["index_2000"] = page.evaluate(DOCS_INDEX_JS, {"target": DOCS_QUERY_WORDPIECES, "count": DOCS_QUERY_CHUNKS,
+            same = timed_cpu(page.evaluate, DOCS_SAME_CHUNKS_JS, {"target": DOCS_INDEX_WORDPIECES, "count": DOCS_INDEX_CHUNKS})
+            same["all"] = timed_cpu(page.evaluate, DOCS_THROUGHPUT_JS, {"target": DOCS_INDEX_WORDPIECES, "which": "all",
+                                                                       "count": DOCS_INDEX_CHUNKS})
+            same["allMs"] = same["all"]["ms"]
+            results["index_2000"] = timed_cpu(page.evaluate, DOCS_INDEX_JS, {"target": DOCS_QUERY_WORDPIECES, "count": DOCS_QUERY_CHUNKS,
                                                                   "settings": data})
             print(f"  documents: indexed   {results['index_2000']['chunks']} chunks in "
                   f"{results['index_2000']['ms'] / 1000:.1f} s", flush=True)
-            results["query"] = page.evaluate(DOCS_QUERY_JS, {"query": DOCS_QUERY, "repeats": 20, "settings": data})
+            results["query"] = timed_cpu(page.evaluate, DOCS_QUERY_JS, {"query": DOCS_QUERY, "repeats": 20, "settings": data})
             results["memory_2000"] = page.evaluate(DOCS_MEMORY_JS) if results["isolated"] else None
             if not results["isolated"]:  # the fallback: the page's own JavaScript heap (CDP), workers not counted
                 session = context.new_cdp_session(page)
@@ -1172,6 +1220,7 @@ def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
             page.goto(plain_server.url + "bench-transformers/index.html", wait_until="load")
             try:
                 found = page.evaluate(TRANSFORMERS_JS, {"texts": same["texts"]})
+                found.update(timed_cpu(page.evaluate, TRANSFORMERS_RUN_JS, {"texts": same["texts"]}))
             except Exception as error:  # noqa: BLE001 (reported in the table, the page's own figures kept)
                 found = {"error": str(error).splitlines()[0][:300]}
             context.close()
@@ -1190,9 +1239,21 @@ def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
     their = found.pop("vectors")
     found["max_cosine_diff_to_page"] = max(abs(1 - sum(a * b for a, b in zip(u, v))) for u, v in zip(page_vectors, their))
     results["ratio_one"], results["ratio_all"] = same["oneMs"] / found["ms"], same["allMs"] / found["ms"]
+    # the inference's own threads: the page's one worker, transformers.js's page (its main thread)
+    results["ratio_cpu"] = same["cpu"]["workers_s"] / found["cpu"]["main_s"] if found["cpu"]["main_s"] else None
     print(f"  transformers.js       {found['ms'] / 1000:.2f} s vs the page {same['oneMs'] / 1000:.2f} s (one worker): "
           f"ratio {results['ratio_one']:.2f}", flush=True)
     return results
+
+
+def cpu_note(found: dict) -> str:
+    """'; browser CPU 12.3 s, load average 14.6' where the phase recorded them, else ''."""
+    if found.get("cpu_s") is None:
+        return ""
+    load = found.get("load_average") or []
+    workers = found.get("cpu", {}).get("workers_s")
+    return (f"; browser CPU {found['cpu_s']:.1f} s" + (f" ({workers:.1f} s in the workers)" if workers is not None else "")
+            + (f", load average {load[0]:.1f} at its start" if load else ""))
 
 
 def docs_rows(docs: dict, row) -> None:
@@ -1202,7 +1263,8 @@ def docs_rows(docs: dict, row) -> None:
     row(f"documents: index {index['chunks']} chunks of ~{DOCS_INDEX_WORDPIECES} wordpieces", f"{index['ms'] / 1000:.2f} s",
         f"<= {DOCS_INDEX_BUDGET_S:.0f} s", index["ms"] / 1000 <= DOCS_INDEX_BUDGET_S and index["chunks"] >= DOCS_INDEX_CHUNKS,
         f"{shape(DOCS_INDEX_WORDPIECES)}; BM25 {index['bm25Ms']:.0f} ms, then embedded by {docs['prepared']['workers']} "
-        f"workers and kept ({index['where']}); opening the workers {docs['prepared']['openMs'] / 1000:.2f} s apart")
+        f"workers and kept ({index['where']}); opening the workers {docs['prepared']['openMs'] / 1000:.2f} s apart"
+        + cpu_note(index))
     tjs, same = docs["transformers"], docs["same_chunks"]
     if "error" in tjs:
         row("documents: the page's embedder / transformers.js", "error", f"<= {DOCS_RATIO_GOAL} (goal)", False,
@@ -1213,17 +1275,24 @@ def docs_rows(docs: dict, row) -> None:
             f"the same {index['chunks']} chunks and model file: the page {same['oneMs'] / 1000:.2f} s with one worker "
             f"({same['allMs'] / 1000:.2f} s with all: ratio {docs['ratio_all']:.2f}); transformers.js {tjs.get('version')} "
             f"feature-extraction {tjs['ms'] / 1000:.2f} s (default WASM settings: {tjs['threads']} thread, one call; "
-            f"loading {tjs['loadMs'] / 1000:.2f} s apart); largest 1 - cosine between the two {tjs['max_cosine_diff_to_page']:.1e}")
+            f"loading {tjs['loadMs'] / 1000:.2f} s apart); largest 1 - cosine between the two {tjs['max_cosine_diff_to_page']:.1e}"
+            + (f"; by the CPU time of the threads that ran the model (the page's worker "
+               f"{same['cpu']['workers_s']:.1f} s, transformers.js's page thread {tjs['cpu']['main_s']:.1f} s): "
+               f"{docs['ratio_cpu']:.2f}" if docs.get("ratio_cpu") else ""))
     for target in DOCS_THROUGHPUT_WORDPIECES:
         mine = {r["which"]: r for r in docs["throughput"] if r["target"] == target}
         row(f"documents: throughput at ~{target} wordpieces", f"{mine['all']['perSecond']:.1f} chunks/s", "report", None,
             f"{mine['all']['workers']} workers; one worker {mine['one']['perSecond']:.1f} chunks/s "
-            f"({mine['all']['perSecond'] / mine['one']['perSecond']:.2f}x); {mine['all']['chunks']} chunks of {shape(target)}")
+            f"({mine['all']['perSecond'] / mine['one']['perSecond']:.2f}x); {mine['all']['chunks']} chunks of {shape(target)}"
+            + (f"; per CPU second of the workers: one worker {mine['one']['chunks'] / mine['one']['cpu']['workers_s']:.1f}, "
+               f"all {mine['all']['chunks'] / mine['all']['cpu']['workers_s']:.1f} chunks"
+               if mine["one"].get("cpu", {}).get("workers_s") and mine["all"].get("cpu", {}).get("workers_s") else ""))
     q = docs["query"]
     row(f"documents: query over {q['chunks']} chunks", f"{median(q['ms']):.1f} ms median", f"<= {DOCS_QUERY_BUDGET_MS:.0f} ms median",
         median(q["ms"]) <= DOCS_QUERY_BUDGET_MS and q["chunks"] >= DOCS_QUERY_CHUNKS,
         f"embedding, BM25, dense and RRF; p95 {percentile(q['ms'], 0.95):.1f} ms over {len(q['ms'])} runs; the embedding "
-        f"alone median {median(q['embedMs']):.1f} ms; the {q['chunks']} chunks indexed in {big['ms'] / 1000:.1f} s")
+        f"alone median {median(q['embedMs']):.1f} ms; the {q['chunks']} chunks indexed in {big['ms'] / 1000:.1f} s"
+        + cpu_note(big))
     memory, loaded = docs["memory_2000"], docs.get("memory_loaded")
     if memory and memory.get("workers") is not None:
         row(f"documents: memory held for {big['chunks']} chunks", f"{memory['bytes'] / 2**20:.0f} MiB", "report", None,

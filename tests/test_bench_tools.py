@@ -190,6 +190,16 @@ def test_transformers_folder_holds_its_build_its_runtime_and_the_pages_own_model
     assert bench.transformers_folder(site, model) == folder  # a second call finds its links made
 
 
+def test_cpu_between_counts_worker_threads_and_main_threads_apart():
+    tick = __import__("os").sysconf("SC_CLK_TCK")
+    before = {(10, 10): ("chromium", True, 100), (10, 11): ("DedicatedWorker", False, 50), (12, 12): ("chromium", True, 0)}
+    after = {(10, 10): ("chromium", True, 100 + tick), (10, 11): ("DedicatedWorker", False, 50 + 3 * tick),
+             (10, 13): ("DedicatedWorker", False, tick), (12, 12): ("chromium", True, 2 * tick),
+             (12, 14): ("ThreadPoolForeg", False, tick)}
+    assert bench.cpu_between(before, after) == {"all_s": 8.0, "workers_s": 4.0, "main_s": 3.0}  # a new thread counts whole
+    assert bench.thread_ticks(root=1 << 30) == {}  # no such process: nothing under it
+
+
 def docs_results(index_ms=4000.0, ratio=0.5, query_ms=20.0, long_tasks=(30.0,), labs=()):
     sets = {str(t): {"size": 40, "count": 200, "min": t - 10, "max": t + 10, "median": t} for t in (64, 100, 128)}
     sets["64"]["count"] = 2000
