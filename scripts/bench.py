@@ -1306,7 +1306,8 @@ def docs_rows(docs: dict, row) -> None:
     row("documents: main-thread tasks over 50 ms while indexing", str(sum(t > DOCS_LONG_TASK_MS for t in tasks)), "0",
         not any(t > DOCS_LONG_TASK_MS for t in tasks),
         f"PerformanceObserver longtask over both indexings ({index['chunks']} and {big['chunks']} chunks)"
-        + (f"; longest {max(tasks):.0f} ms" if tasks else ""))
+        + (f"; longest {max(tasks):.0f} ms" if tasks else "")
+        + f"; building BM25 (one synchronous call) took {index['bm25Ms']:.0f} and {big['bm25Ms']:.0f} ms")
     share = docs["share"]
     row("documents' share of the first download", f"{share['gzip'] / 1024:.1f} KiB", f"<= {DOCS_SHARE_BUDGET_KIB:.0f} KiB",
         share["gzip"] <= DOCS_SHARE_BUDGET_KIB * 1024 if share["labs"] else None,
