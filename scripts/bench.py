@@ -18,6 +18,9 @@ What it measures, each in a scratch folder (the repo's dist/ and .cache/ are not
   land      a shared lab link opened at 390 px with the CPU slowed: when the reader is put there
   live      the model in the browser: download size, time until it is ready (fresh and cached),
             per-query latency at 8, 32 and 256 wordpieces; the live feature's share of the page
+  docs      the reader's documents: indexing 200 chunks, chunks per second with one worker and
+            all, a query over 2,000 chunks, memory, long tasks, transformers.js beside the page's
+            embedder on the same chunks and model file; the documents' share of the page
   lighthouse  performance, accessibility, best practices (mobile and desktop presets)
 
 A benchmark, not a test: it reports misses rather than failing, and its figures depend on the
@@ -51,7 +54,7 @@ RESULTS = ROOT / "bench" / "results" / "latest.json"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
-STEPS = ("cold", "noop", "edit", "serve", "scale", "weight", "labs", "land", "live", "lighthouse")
+STEPS = ("cold", "noop", "edit", "serve", "scale", "weight", "labs", "land", "live", "docs", "lighthouse")
 EDITED_PASSAGE = "err-4021"
 FRAME_MS = 16.0
 FIRST_DOWNLOAD_KIB = 110      # the page, its stylesheet and its runtime, gzipped, before any lab starts
@@ -304,8 +307,8 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 class StaticServer:
     """A folder served on a free loopback port, for the browser and Lighthouse."""
 
-    def __init__(self, folder: Path):
-        handler = functools.partial(QuietHandler, directory=str(folder))
+    def __init__(self, folder: Path, handler_class=None):
+        handler = functools.partial(handler_class or QuietHandler, directory=str(folder))
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
@@ -888,6 +891,431 @@ def scale_browser(site: Path) -> dict:
             "lab_max_ms": max((r["ms"] for r in lab), default=None)}
 
 
+# ------------------------------------------------------------------ the reader's documents
+
+
+DOCS_INDEX_CHUNKS, DOCS_INDEX_WORDPIECES, DOCS_INDEX_BUDGET_S = 200, 100, 10.0
+DOCS_THROUGHPUT_WORDPIECES = (64, 128)
+DOCS_QUERY_CHUNKS, DOCS_QUERY_WORDPIECES, DOCS_QUERY_BUDGET_MS = 2000, 64, 50.0
+DOCS_RATIO_GOAL = 0.6               # the page's embedder over transformers.js, on the same chunks
+DOCS_LONG_TASK_MS = 50.0
+DOCS_SHARE_BUDGET_KIB = 3.0
+DOCS_QUERY = "how long are deleted pages kept before they are gone for good"
+TRANSFORMERS = ROOT / "node_modules" / "@huggingface" / "transformers"
+TRANSFORMERS_ORT = TRANSFORMERS / "node_modules" / "onnxruntime-web" / "dist"  # the runtime it pins, not the page's
+# What transformers.js's feature-extraction pipeline reads of a model folder (its default WASM
+# runtime is onnxruntime-web's asyncify build, fetched from a CDN unless env says where).
+TRANSFORMERS_MODEL_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
+TRANSFORMERS_RUNTIME = ("ort-wasm-simd-threaded.asyncify.mjs", "ort-wasm-simd-threaded.asyncify.wasm")
+
+
+def transformers_folder(site: Path, model_dir: Path, name: str = "all-MiniLM-L6-v2") -> Path:
+    """site/bench-transformers/: transformers.js's browser build, the runtime files it would
+    fetch, and a model folder as it expects one, holding the page's own model file (hard-linked)
+    as onnx/model.onnx beside the tokenizer and config of the model the build uses."""
+    folder = site / "bench-transformers"
+    (folder / "ort").mkdir(parents=True, exist_ok=True)
+    (folder / "models" / name / "onnx").mkdir(parents=True, exist_ok=True)
+    link = lambda source, to: to.exists() or os.link(source, to)  # noqa: E731
+    link(TRANSFORMERS / "dist" / "transformers.min.js", folder / "transformers.min.js")
+    for runtime in TRANSFORMERS_RUNTIME:
+        link(TRANSFORMERS_ORT / runtime, folder / "ort" / runtime)
+    for item in TRANSFORMERS_MODEL_FILES:
+        shutil.copy(model_dir / item, folder / "models" / name / item)
+    link(site / "live" / "model.onnx", folder / "models" / name / "onnx" / "model.onnx")
+    (folder / "index.html").write_text("<!doctype html><meta charset=utf-8><title>transformers.js</title>", "utf-8")
+    return folder
+
+
+def docs_share(html: str) -> dict:
+    """What the documents' part adds to the first download: gzip of the page minus gzip of the
+    page without its labs named docs-* (site_src/labs/docs-*); their scripts load when used."""
+    names = sorted(set(re.findall(r'<section class="lab" data-lab="(docs-[^"]+)"', html)))
+    without = html
+    for section in lab_sections(html, names):
+        without = without.replace(section, "")
+    return {"labs": names, "gzip": gzip_size(html.encode()) - gzip_size(without.encode())}
+
+
+def docs_files(work: Path, passages: int) -> list[list[str]]:
+    """The reader's documents for the bench: the synthetic help center's pages (Markdown)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from synthetic_corpus import generate
+
+    folder = work / "docs-corpus"
+    if not folder.is_dir():
+        generate(folder, passages)
+    return [[path.name, path.read_text("utf-8")] for path in sorted((folder / "help").glob("*.md"))]
+
+
+# Shared by the steps below: the documents read and cut (read-files.js, chunk-documents.js: fixed
+# windows, the window in words chosen so the chunks come out near each length in wordpieces), and
+# a pool of workers, one per core the browser offers (at most 4), as the documents' part opens.
+DOCS_PREPARE_JS = r"""
+async ({files, targets, counts}) => {
+  const pool1 = RAG.embedder.pool;
+  const limits = { files: 100000, textChars: 100000000, chunks: 1000000 };
+  const read = await RAG.docs.read(files.map(([name, text]) => ({ name, text })), { limits });
+  const cut = async (size) => (await RAG.docs.chunk(read.documents, { chunker: "fixed", size, overlap: 0 }, { limits })).chunks;
+  const middle = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const probe = (await cut(50)).slice(0, 400);
+  const perWord = (middle(await pool1.countWordpieces(probe.map((c) => c.text))) - 2) / 50;
+  const sets = {};
+  for (const [i, target] of targets.entries()) {
+    const size = Math.max(1, Math.round((target - 2) / perWord));
+    const chunks = await cut(size);
+    const pieces = await pool1.countWordpieces(chunks.map((c) => c.text));
+    // whole windows only (a document's last window is shorter), near the target, first ones first
+    const near = chunks.map((c, k) => [c.text, pieces[k]]).filter(([, n]) => Math.abs(n - target) <= 0.2 * target);
+    const taken = near.slice(0, counts[i]);
+    sets[target] = { size, texts: taken.map(([t]) => t), wordpieces: taken.map(([, n]) => n) };
+  }
+  const workers = Math.min(4, navigator.hardwareConcurrency || 1);
+  const began = performance.now();
+  const poolAll = await RAG.embedder.open(RAG.data.live, { workers });
+  window.docsBench = { sets, pool1, poolAll, read };
+  const shape = (s) => ({ size: s.size, count: s.texts.length, min: Math.min(...s.wordpieces), max: Math.max(...s.wordpieces),
+                          median: middle(s.wordpieces) });
+  return { workers: poolAll.channels.length, openMs: performance.now() - began, documents: read.documents.length,
+           sets: Object.fromEntries(Object.entries(sets).map(([k, s]) => [k, shape(s)])) };
+}
+"""
+
+# Indexing as the documents' part does it: BM25 over the chunks, then the vectors through the
+# store (IndexedDB, a fingerprint of its own so nothing is found there) by every worker; the
+# main thread's long tasks observed throughout (PerformanceObserver, type longtask).
+DOCS_INDEX_JS = r"""
+async ({target, count, settings}) => {
+  const { sets, poolAll } = window.docsBench;
+  const texts = sets[target].texts.slice(0, count);
+  await poolAll.embed(sets[target].texts.slice(-8));  // warm every worker's session
+  const tasks = [];
+  const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) tasks.push(e.duration); });
+  observer.observe({ type: "longtask" });
+  const store = await RAG.docs.store.open({ fingerprint: `bench:${performance.now()}` });
+  const began = performance.now();
+  const index = new RAG.engine.BM25(texts, settings.bm25.k1, settings.bm25.b);
+  const bm25Ms = performance.now() - began;
+  const { vectors, embedded } = await RAG.docs.vectorsFor(texts, { store, embed: (t, o) => poolAll.embed(t, o).then((r) => r.vectors) });
+  const ms = performance.now() - began;
+  await new Promise((r) => setTimeout(r, 100));  // the observer reports a task after it ends
+  observer.disconnect();
+  await store.forget();
+  window.docsBench.index = { texts, index, vectors };
+  return { chunks: texts.length, embedded, ms, bm25Ms, where: store.where, longTasks: tasks };
+}
+"""
+
+# Chunks per second at each length, with one worker (the page's pool) and with all.
+DOCS_THROUGHPUT_JS = r"""
+async ({target, which, count}) => {
+  const { sets, pool1, poolAll } = window.docsBench;
+  const pool = which === "one" ? pool1 : poolAll;
+  const texts = sets[target].texts.slice(0, count);
+  await pool.embed(texts.slice(-8));
+  const began = performance.now();
+  await pool.embed(texts);
+  const ms = performance.now() - began;
+  return { target, workers: pool.channels.length, which, chunks: texts.length, ms, perSecond: 1000 * texts.length / ms };
+}
+"""
+
+# The page's embedder (one worker: one thread, as transformers.js has by default without
+# cross-origin isolation) on the chunks transformers.js is timed on.
+DOCS_SAME_CHUNKS_JS = r"""
+async ({target, count}) => {
+  const { sets, pool1 } = window.docsBench;
+  const texts = sets[target].texts.slice(0, count);
+  await pool1.embed(texts.slice(-8));
+  const began = performance.now();
+  const { vectors } = await pool1.embed(texts);
+  return { texts, oneMs: performance.now() - began, vectors: vectors.map((v) => Array.from(v)) };
+}
+"""
+
+# transformers.js in the page of its own, from local files only: its feature-extraction pipeline
+# with its default WASM settings; the model named fp32 so that it reads onnx/model.onnx (the page's
+# own file: fp32 in and out, half-precision weights cast back inside the graph).
+TRANSFORMERS_JS = r"""
+async ({texts}) => {
+  const began = performance.now();
+  const { pipeline, env } = await import("./transformers.min.js");
+  env.allowRemoteModels = false;
+  env.allowLocalModels = true;
+  env.localModelPath = new URL("./models/", location.href).pathname;  // a path: a URL here is taken for a remote one
+  env.backends.onnx.wasm.wasmPaths = { mjs: new URL("./ort/ort-wasm-simd-threaded.asyncify.mjs", location.href).href,
+                                       wasm: new URL("./ort/ort-wasm-simd-threaded.asyncify.wasm", location.href).href };
+  const extractor = await pipeline("feature-extraction", "all-MiniLM-L6-v2", { dtype: "fp32", device: "wasm" });
+  await extractor(texts.slice(-8), { pooling: "mean", normalize: true });
+  window.extractor = extractor;
+  return { loadMs: performance.now() - began, threads: env.backends.onnx.wasm.numThreads ?? null,
+           crossOriginIsolated: self.crossOriginIsolated, version: env.version };
+}
+"""
+TRANSFORMERS_RUN_JS = r"""
+async ({texts}) => {
+  const start = performance.now();
+  const output = await window.extractor(texts, { pooling: "mean", normalize: true });
+  return { ms: performance.now() - start, vectors: output.tolist() };
+}
+"""
+
+# A question over the indexed chunks: its embedding (the page's pool), BM25, dense, RRF.
+DOCS_QUERY_JS = r"""
+async ({query, repeats, settings}) => {
+  const { pool1, index: { texts, index, vectors } } = window.docsBench;
+  const ids = texts.map((_, i) => `c${i + 1}`);
+  const flat = new Float32Array(vectors.length * 384);
+  vectors.forEach((v, i) => flat.set(v, i * 384));
+  const once = async () => {
+    let t = performance.now();
+    const { vectors: [q] } = await pool1.embed([query]);
+    const embedMs = performance.now() - t;
+    const dense = RAG.engine.denseRanking(ids, flat, q);
+    const bm25 = RAG.engine.bm25Ranking(ids, index, query);
+    RAG.engine.hybridRanking(dense, bm25, settings.fusion_depth, settings.rrf_k);
+    return { embedMs, ms: performance.now() - t };
+  };
+  for (let i = 0; i < 2; i++) await once();
+  const runs = [];
+  for (let i = 0; i < repeats; i++) runs.push(await once());
+  return { chunks: texts.length, ms: runs.map((r) => r.ms), embedMs: runs.map((r) => r.embedMs) };
+}
+"""
+
+# Memory, by the browser's own account (cross-origin isolated page): the page and each worker.
+DOCS_MEMORY_JS = r"""
+async () => {
+  const found = await performance.measureUserAgentSpecificMemory();
+  const by = { page: 0, workers: 0, other: 0 };
+  for (const entry of found.breakdown) {
+    const scopes = entry.attribution.map((a) => a.scope);
+    const key = scopes.includes("DedicatedWorkerGlobalScope") ? "workers" : scopes.includes("Window") ? "page" : "other";
+    by[key] += entry.bytes;
+  }
+  return { bytes: found.bytes, ...by };
+}
+"""
+
+
+class IsolatedHandler(QuietHandler):
+    """The same files, cross-origin isolated (COOP and COEP), so that the page may measure its
+    memory and its workers' (performance.measureUserAgentSpecificMemory)."""
+
+    def end_headers(self):
+        self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+        self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+        super().end_headers()
+
+
+def thread_ticks(root: int | None = None) -> dict[tuple[int, int], tuple[str, bool, int]]:
+    """Every thread of every live process under `root` (this one: the browser's, here), from /proc:
+    (pid, tid) -> (its name, whether it is its process's main thread, its CPU ticks so far)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    root = root or os.getpid()
+    under = lambda pid: pid != root and (parents.get(pid) == root or (parents.get(pid, 0) > 1 and under(parents[pid])))  # noqa: E731
+    found = {}
+    for pid in [pid for pid in parents if under(pid)]:
+        for task in Path(f"/proc/{pid}/task").glob("[0-9]*"):
+            try:
+                text = (task / "stat").read_text()
+            except OSError:
+                continue
+            fields = text.rsplit(")", 1)[1].split()
+            found[(pid, int(task.name))] = (text[text.index("(") + 1:text.rindex(")")], int(task.name) == pid,
+                                            int(fields[11]) + int(fields[12]))
+    return found
+
+
+def cpu_between(before: dict, after: dict) -> dict:
+    """The CPU seconds spent between two thread_ticks(): in all, in Web Worker threads (Chromium
+    names them DedicatedWorker), and in renderer processes' main threads.
+
+    Example: cpu_between({}, {(9, 9): ("chromium", True, 250)})["main_s"] -> 2.5 (at 100 ticks a second)
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    spent = {key: (name, main, ticks - before.get(key, (name, main, 0))[2]) for key, (name, main, ticks) in after.items()}
+    return {"all_s": sum(t for _, _, t in spent.values()) / tick,
+            "workers_s": sum(t for name, _, t in spent.values() if name.startswith("DedicatedWorker")) / tick,
+            "main_s": sum(t for _, main, t in spent.values() if main) / tick}
+
+
+def timed_cpu(evaluate, *args) -> dict:
+    """page.evaluate(*args) with the browser's CPU seconds (cpu_between) and the load average beside
+    it: on a busy machine the CPU time is what the work cost, the wall time also counts the waiting."""
+    before, load = thread_ticks(), load_average()
+    found = evaluate(*args)
+    found = found if isinstance(found, dict) else {"rows": found}
+    cpu = cpu_between(before, thread_ticks())
+    return {**found, "cpu_s": cpu["all_s"], "cpu": cpu, "load_average": load}
+
+
+def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
+    """'Try it on your documents' in one Chromium: the synthetic help center read and cut by the
+    page's scripts; indexing 200 chunks; throughput; a query over 2,000 chunks; memory; long
+    tasks; transformers.js beside the page's embedder on the same chunks and the same model file."""
+    from playwright.sync_api import sync_playwright
+
+    from engine import settings
+    from engine.dense import resolve_model
+
+    files = docs_files(work, passages)
+    transformers_folder(site, Path(resolve_model()[0]))
+    html = (site / "index.html").read_text("utf-8")
+    plain_server, isolated = StaticServer(site), StaticServer(site, IsolatedHandler)
+    targets = sorted({DOCS_INDEX_WORDPIECES, DOCS_QUERY_WORDPIECES, *DOCS_THROUGHPUT_WORDPIECES})
+    counts = [DOCS_QUERY_CHUNKS if t == DOCS_QUERY_WORDPIECES else DOCS_INDEX_CHUNKS for t in targets]
+    results = {"share": docs_share(html), "targets": targets}
+    data = settings.as_data()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                 args=CHROMIUM_FLAGS + ["--enable-blink-features=ForceEagerMeasureMemory"])
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            page = context.new_page()
+            page.set_default_timeout(600_000)
+            load_live_model(page, isolated.url)
+            page.add_script_tag(url=page.evaluate("RAG.assets().scripts.docs"))
+            page.wait_for_function("() => window.RAG && RAG.docs && RAG.docs.vectorsFor")
+            results["isolated"] = page.evaluate("self.crossOriginIsolated")
+            results["memory_loaded"] = page.evaluate(DOCS_MEMORY_JS) if results["isolated"] else None
+            results["prepared"] = page.evaluate(DOCS_PREPARE_JS, {"files": files, "targets": targets, "counts": counts})
+            print(f"  documents             {results['prepared']['documents']} pages cut to "
+                  + ", ".join(f"{s['count']} chunks of ~{t} wordpieces" for t, s in results["prepared"]["sets"].items())
+                  + f"; {results['prepared']['workers']} workers", flush=True)
+            results["index"] = timed_cpu(page.evaluate, DOCS_INDEX_JS, {"target": DOCS_INDEX_WORDPIECES, "count": DOCS_INDEX_CHUNKS,
+                                                             "settings": data})
+            print(f"  documents: indexed   {DOCS_INDEX_CHUNKS} chunks in {results['index']['ms'] / 1000:.2f} s "
+                  f"(browser CPU {results['index']['cpu_s']:.1f} s, load {results['index']['load_average']})", flush=True)
+            results["throughput"] = [timed_cpu(page.evaluate, DOCS_THROUGHPUT_JS, {"target": target, "which": which,
+                                                                                    "count": DOCS_INDEX_CHUNKS})
+                                     for target in DOCS_THROUGHPUT_WORDPIECES for which in ("one", "all")]
+            print("  documents: chunks/s   " + ", ".join(f"{r['target']} wordpieces {r['which']} {r['perSecond']:.1f}"
+                                                         for r in results["throughput"]), flush=True)
+            same = timed_cpu(page.evaluate, DOCS_SAME_CHUNKS_JS, {"target": DOCS_INDEX_WORDPIECES, "count": DOCS_INDEX_CHUNKS})
+            same["all"] = timed_cpu(page.evaluate, DOCS_THROUGHPUT_JS, {"target": DOCS_INDEX_WORDPIECES, "which": "all",
+                                                                       "count": DOCS_INDEX_CHUNKS})
+            same["allMs"] = same["all"]["ms"]
+            results["index_2000"] = timed_cpu(page.evaluate, DOCS_INDEX_JS, {"target": DOCS_QUERY_WORDPIECES, "count": DOCS_QUERY_CHUNKS,
+                                                                  "settings": data})
+            print(f"  documents: indexed   {results['index_2000']['chunks']} chunks in "
+                  f"{results['index_2000']['ms'] / 1000:.1f} s", flush=True)
+            results["query"] = timed_cpu(page.evaluate, DOCS_QUERY_JS, {"query": DOCS_QUERY, "repeats": 20, "settings": data})
+            results["memory_2000"] = page.evaluate(DOCS_MEMORY_JS) if results["isolated"] else None
+            if not results["isolated"]:  # the fallback: the page's own JavaScript heap (CDP), workers not counted
+                session = context.new_cdp_session(page)
+                metrics = {m["name"]: m["value"] for m in session.send("Performance.getMetrics")["metrics"]}
+                results["memory_2000"] = {"bytes": metrics.get("JSHeapUsedSize"), "page": metrics.get("JSHeapUsedSize"),
+                                          "workers": None, "other": None, "method": "CDP Performance.getMetrics JSHeapUsedSize"}
+            context.close()
+            # transformers.js, in a page of its own (no isolation: its default of one thread), same browser
+            context = browser.new_context()
+            page = context.new_page()
+            page.set_default_timeout(600_000)
+            page.goto(plain_server.url + "bench-transformers/index.html", wait_until="load")
+            try:
+                found = page.evaluate(TRANSFORMERS_JS, {"texts": same["texts"]})
+                found.update(timed_cpu(page.evaluate, TRANSFORMERS_RUN_JS, {"texts": same["texts"]}))
+            except Exception as error:  # noqa: BLE001 (reported in the table, the page's own figures kept)
+                found = {"error": str(error).splitlines()[0][:300]}
+            context.close()
+            browser.close()
+    finally:
+        plain_server.close()
+        isolated.close()
+    page_vectors = same.pop("vectors")
+    same.pop("texts")
+    results["same_chunks"], results["transformers"] = same, found
+    q = results["query"]
+    print(f"  documents: query over {q['chunks']} median {median(q['ms']):.1f} ms", flush=True)
+    if "error" in found:
+        print(f"  transformers.js failed: {found['error']}", flush=True)
+        return results
+    their = found.pop("vectors")
+    found["max_cosine_diff_to_page"] = max(abs(1 - sum(a * b for a, b in zip(u, v))) for u, v in zip(page_vectors, their))
+    results["ratio_one"], results["ratio_all"] = same["oneMs"] / found["ms"], same["allMs"] / found["ms"]
+    # the inference's own threads: the page's one worker, transformers.js's page (its main thread)
+    results["ratio_cpu"] = same["cpu"]["workers_s"] / found["cpu"]["main_s"] if found["cpu"]["main_s"] else None
+    print(f"  transformers.js       {found['ms'] / 1000:.2f} s vs the page {same['oneMs'] / 1000:.2f} s (one worker): "
+          f"ratio {results['ratio_one']:.2f}", flush=True)
+    return results
+
+
+def cpu_note(found: dict) -> str:
+    """'; browser CPU 12.3 s, load average 14.6' where the phase recorded them, else ''."""
+    if found.get("cpu_s") is None:
+        return ""
+    load = found.get("load_average") or []
+    workers = found.get("cpu", {}).get("workers_s")
+    return (f"; browser CPU {found['cpu_s']:.1f} s" + (f" ({workers:.1f} s in the workers)" if workers is not None else "")
+            + (f", load average {load[0]:.1f} at its start" if load else ""))
+
+
+def docs_rows(docs: dict, row) -> None:
+    """The documents' budgets, added to the table by budgets()."""
+    sets, index, big = docs["prepared"]["sets"], docs["index"], docs["index_2000"]
+    shape = lambda t: f"{sets[str(t)]['min']}-{sets[str(t)]['max']} wordpieces, median {sets[str(t)]['median']}"  # noqa: E731
+    row(f"documents: index {index['chunks']} chunks of ~{DOCS_INDEX_WORDPIECES} wordpieces", f"{index['ms'] / 1000:.2f} s",
+        f"<= {DOCS_INDEX_BUDGET_S:.0f} s", index["ms"] / 1000 <= DOCS_INDEX_BUDGET_S and index["chunks"] >= DOCS_INDEX_CHUNKS,
+        f"{shape(DOCS_INDEX_WORDPIECES)}; BM25 {index['bm25Ms']:.0f} ms, then embedded by {docs['prepared']['workers']} "
+        f"workers and kept ({index['where']}); opening the workers {docs['prepared']['openMs'] / 1000:.2f} s apart"
+        + cpu_note(index))
+    tjs, same = docs["transformers"], docs["same_chunks"]
+    if "error" in tjs:
+        row("documents: the page's embedder / transformers.js", "error", f"<= {DOCS_RATIO_GOAL} (goal)", False,
+            f"transformers.js did not run: {tjs['error']}; the page {same['oneMs'] / 1000:.2f} s with one worker")
+    else:
+        row("documents: the page's embedder / transformers.js", f"{docs['ratio_one']:.2f}", f"<= {DOCS_RATIO_GOAL} (goal)",
+            docs["ratio_one"] <= DOCS_RATIO_GOAL,
+            f"the same {index['chunks']} chunks and model file: the page {same['oneMs'] / 1000:.2f} s with one worker "
+            f"({same['allMs'] / 1000:.2f} s with all: ratio {docs['ratio_all']:.2f}); transformers.js {tjs.get('version')} "
+            f"feature-extraction {tjs['ms'] / 1000:.2f} s (default WASM settings: {tjs['threads']} thread, one call; "
+            f"loading {tjs['loadMs'] / 1000:.2f} s apart); largest 1 - cosine between the two {tjs['max_cosine_diff_to_page']:.1e}"
+            + (f"; by the CPU time of the threads that ran the model (the page's worker "
+               f"{same['cpu']['workers_s']:.1f} s, transformers.js's page thread {tjs['cpu']['main_s']:.1f} s): "
+               f"{docs['ratio_cpu']:.2f}" if docs.get("ratio_cpu") else ""))
+    for target in DOCS_THROUGHPUT_WORDPIECES:
+        mine = {r["which"]: r for r in docs["throughput"] if r["target"] == target}
+        row(f"documents: throughput at ~{target} wordpieces", f"{mine['all']['perSecond']:.1f} chunks/s", "report", None,
+            f"{mine['all']['workers']} workers; one worker {mine['one']['perSecond']:.1f} chunks/s "
+            f"({mine['all']['perSecond'] / mine['one']['perSecond']:.2f}x); {mine['all']['chunks']} chunks of {shape(target)}"
+            + (f"; per CPU second of the workers: one worker {mine['one']['chunks'] / mine['one']['cpu']['workers_s']:.1f}, "
+               f"all {mine['all']['chunks'] / mine['all']['cpu']['workers_s']:.1f} chunks"
+               if mine["one"].get("cpu", {}).get("workers_s") and mine["all"].get("cpu", {}).get("workers_s") else ""))
+    q = docs["query"]
+    row(f"documents: query over {q['chunks']} chunks", f"{median(q['ms']):.1f} ms median", f"<= {DOCS_QUERY_BUDGET_MS:.0f} ms median",
+        median(q["ms"]) <= DOCS_QUERY_BUDGET_MS and q["chunks"] >= DOCS_QUERY_CHUNKS,
+        f"embedding, BM25, dense and RRF; p95 {percentile(q['ms'], 0.95):.1f} ms over {len(q['ms'])} runs; the embedding "
+        f"alone median {median(q['embedMs']):.1f} ms; the {q['chunks']} chunks indexed in {big['ms'] / 1000:.1f} s"
+        + cpu_note(big))
+    memory, loaded = docs["memory_2000"], docs.get("memory_loaded")
+    if memory and memory.get("workers") is not None:
+        row(f"documents: memory held for {big['chunks']} chunks", f"{memory['bytes'] / 2**20:.0f} MiB", "report", None,
+            f"performance.measureUserAgentSpecificMemory (page cross-origin isolated): page {memory['page'] / 2**20:.0f} MiB, "
+            f"{docs['prepared']['workers'] + 1} workers {memory['workers'] / 2**20:.0f} MiB (the page's own and the "
+            f"documents' pool); before the documents (the page with its one model worker) {loaded['bytes'] / 2**20:.0f} MiB")
+    elif memory:
+        row(f"documents: memory held for {big['chunks']} chunks", f"{memory['bytes'] / 2**20:.0f} MiB", "report", None,
+            f"{memory['method']}: the page's JavaScript heap only, the workers not counted")
+    tasks = index["longTasks"] + big["longTasks"]
+    row("documents: main-thread tasks over 50 ms while indexing", str(sum(t > DOCS_LONG_TASK_MS for t in tasks)), "0",
+        not any(t > DOCS_LONG_TASK_MS for t in tasks),
+        f"PerformanceObserver longtask over both indexings ({index['chunks']} and {big['chunks']} chunks)"
+        + (f"; longest {max(tasks):.0f} ms" if tasks else "")
+        + f"; building BM25 (one synchronous call) took {index['bm25Ms']:.0f} and {big['bm25Ms']:.0f} ms")
+    share = docs["share"]
+    row("documents' share of the first download", f"{share['gzip'] / 1024:.1f} KiB", f"<= {DOCS_SHARE_BUDGET_KIB:.0f} KiB",
+        share["gzip"] <= DOCS_SHARE_BUDGET_KIB * 1024 if share["labs"] else None,
+        "gzip of the page minus gzip of the page without its labs " + (", ".join(share["labs"]) if share["labs"] else
+                                                                       "(this build has no docs-* lab: nothing to weigh)")
+        + "; the documents' scripts, PDF.js and mammoth load only when used")
+
+
 # ------------------------------------------------------------------ Lighthouse
 
 
@@ -1059,6 +1487,8 @@ def budgets(results: dict) -> list[dict]:
         row("live feature's share of the first download", f"{share:.1f} KiB", f"<= {LIVE_SHARE_BUDGET_KIB:.0f} KiB",
             share <= LIVE_SHARE_BUDGET_KIB, "gzip of the page minus gzip of the page without the "
             + " and ".join(LIVE_LABS) + " labs; their scripts, data and the model load only when asked")
+    if results.get("docs"):
+        docs_rows(results["docs"], row)
     labs = results.get("labs")
     if labs:
         slowest = max(labs["by_lab"].items(), key=lambda kv: kv[1]["median_ms"] or 0)
@@ -1178,6 +1608,8 @@ def main(argv: list[str]) -> int:
             results["land"] = bench_land(site)
         if "live" in steps:
             results["live"] = bench_live(site)
+        if "docs" in steps:
+            results["docs"] = bench_docs(site, work, args.passages)
         if "lighthouse" in steps:
             results["lighthouse"] = bench_lighthouse(site, work)
         if "scale" in steps:

@@ -162,6 +162,85 @@ def test_live_budgets_hold_short_queries_to_50_ms_and_report_long_ones():
     assert {r["budget"]: r for r in bench.budgets({"live": live})}["live feature's share of the first download"]["met"] is False
 
 
+def test_the_documents_share_is_what_their_docs_labs_add_and_nothing_without_them():
+    filler = "".join(f"<p>paragraph {i} of the page</p>" for i in range(200))
+    bring = '<section class="lab" data-lab="docs-bring"><p>' + "drop files here " * 30 + "</p></section>"
+    ask = '<section class="lab" data-lab="docs-ask"><ol>' + "<li>a chunk</li>" * 20 + "</ol></section>"
+    page = f"<main>{filler}{bring}<section class=\"lab\" data-lab=\"bm25\">x</section>{ask}</main>"
+    found = bench.docs_share(page)
+    assert found["labs"] == ["docs-ask", "docs-bring"]
+    assert found["gzip"] == bench.gzip_size(page.encode()) - bench.gzip_size(page.replace(bring, "").replace(ask, "").encode())
+    assert bench.docs_share(filler) == {"labs": [], "gzip": 0}
+
+
+def test_transformers_folder_holds_its_build_its_runtime_and_the_pages_own_model_file(tmp_path):
+    site, model = tmp_path / "site", tmp_path / "model"
+    (site / "live").mkdir(parents=True)
+    (site / "live" / "model.onnx").write_bytes(b"the page's model")
+    model.mkdir()
+    for name in bench.TRANSFORMERS_MODEL_FILES:
+        (model / name).write_text(f'{{"file": "{name}"}}')
+    folder = bench.transformers_folder(site, model)
+    assert folder == site / "bench-transformers" and (folder / "index.html").is_file()
+    assert (folder / "transformers.min.js").read_bytes() == (bench.TRANSFORMERS / "dist" / "transformers.min.js").read_bytes()
+    assert all((folder / "ort" / name).stat().st_size > 1000 for name in bench.TRANSFORMERS_RUNTIME)
+    onnx = folder / "models" / "all-MiniLM-L6-v2" / "onnx" / "model.onnx"
+    assert onnx.stat().st_ino == (site / "live" / "model.onnx").stat().st_ino  # the same file, not a copy
+    assert all((folder / "models" / "all-MiniLM-L6-v2" / name).is_file() for name in bench.TRANSFORMERS_MODEL_FILES)
+    assert bench.transformers_folder(site, model) == folder  # a second call finds its links made
+
+
+def test_cpu_between_counts_worker_threads_and_main_threads_apart():
+    tick = __import__("os").sysconf("SC_CLK_TCK")
+    before = {(10, 10): ("chromium", True, 100), (10, 11): ("DedicatedWorker", False, 50), (12, 12): ("chromium", True, 0)}
+    after = {(10, 10): ("chromium", True, 100 + tick), (10, 11): ("DedicatedWorker", False, 50 + 3 * tick),
+             (10, 13): ("DedicatedWorker", False, tick), (12, 12): ("chromium", True, 2 * tick),
+             (12, 14): ("ThreadPoolForeg", False, tick)}
+    assert bench.cpu_between(before, after) == {"all_s": 8.0, "workers_s": 4.0, "main_s": 3.0}  # a new thread counts whole
+    assert bench.thread_ticks(root=1 << 30) == {}  # no such process: nothing under it
+
+
+def docs_results(index_ms=4000.0, ratio=0.5, query_ms=20.0, long_tasks=(30.0,), labs=()):
+    sets = {str(t): {"size": 40, "count": 200, "min": t - 10, "max": t + 10, "median": t} for t in (64, 100, 128)}
+    sets["64"]["count"] = 2000
+    throughput = [{"target": t, "which": w, "workers": 2 if w == "all" else 1, "chunks": 200, "ms": 1.0,
+                   "perSecond": 40.0 if w == "all" else 25.0} for t in (64, 128) for w in ("one", "all")]
+    return {"prepared": {"sets": sets, "workers": 2, "openMs": 900.0, "documents": 51},
+            "index": {"chunks": 200, "ms": index_ms, "bm25Ms": 3.0, "where": "indexeddb", "longTasks": list(long_tasks)},
+            "index_2000": {"chunks": 2000, "ms": 40000.0, "bm25Ms": 30.0, "where": "indexeddb", "longTasks": []},
+            "throughput": throughput, "same_chunks": {"oneMs": 1000.0 * ratio, "allMs": 600.0 * ratio},
+            "transformers": {"ms": 1000.0, "loadMs": 700.0, "threads": 1, "version": "4.3.2", "max_cosine_diff_to_page": 1e-6},
+            "ratio_one": ratio, "ratio_all": 0.6 * ratio, "query": {"chunks": 2000, "ms": [query_ms] * 20, "embedMs": [5.0] * 20},
+            "memory_loaded": {"bytes": 300 * 2**20}, "memory_2000": {"bytes": 500 * 2**20, "page": 60 * 2**20, "workers": 440 * 2**20},
+            "share": {"labs": list(labs), "gzip": 2048}}
+
+
+def test_documents_budgets_say_met_or_missed_from_the_figures():
+    rows = {r["budget"]: r for r in bench.budgets({"docs": docs_results(labs=["docs-bring"])})}
+    assert rows["documents: index 200 chunks of ~100 wordpieces"]["met"] is True
+    assert rows["documents: the page's embedder / transformers.js"]["measured"] == "0.50"
+    assert rows["documents: the page's embedder / transformers.js"]["met"] is True
+    assert rows["documents: throughput at ~64 wordpieces"]["measured"] == "40.0 chunks/s"
+    assert "one worker 25.0 chunks/s (1.60x)" in rows["documents: throughput at ~128 wordpieces"]["note"]
+    assert rows["documents: query over 2000 chunks"]["met"] is True
+    assert rows["documents: memory held for 2000 chunks"]["measured"] == "500 MiB"
+    assert "3 workers 440 MiB" in rows["documents: memory held for 2000 chunks"]["note"]
+    assert rows["documents: main-thread tasks over 50 ms while indexing"]["met"] is True
+    assert rows["documents' share of the first download"]["met"] is True
+    missed = {r["budget"]: r for r in bench.budgets({"docs": docs_results(11000.0, 0.7, 51.0, (30.0, 80.0))})}
+    assert missed["documents: index 200 chunks of ~100 wordpieces"]["met"] is False
+    assert missed["documents: the page's embedder / transformers.js"]["met"] is False
+    assert missed["documents: query over 2000 chunks"]["met"] is False
+    long_tasks = missed["documents: main-thread tasks over 50 ms while indexing"]
+    assert (long_tasks["measured"], long_tasks["met"]) == ("1", False) and "longest 80 ms" in long_tasks["note"]
+    assert "building BM25 (one synchronous call) took 3 and 30 ms" in long_tasks["note"]
+    assert missed["documents' share of the first download"]["met"] is None  # no docs-* lab: nothing to weigh
+    failed = docs_results()
+    failed["transformers"] = {"error": "TypeError: this.tokenizer is not a function"}
+    ratio = {r["budget"]: r for r in bench.budgets({"docs": failed})}["documents: the page's embedder / transformers.js"]
+    assert (ratio["measured"], ratio["met"]) == ("error", False) and "this.tokenizer" in ratio["note"]
+
+
 def test_lighthouse_summary_lists_what_keeps_a_score_below_100():
     report = {"lighthouseVersion": "12.2.3",
               "categories": {"performance": {"score": 0.97, "auditRefs": [{"id": "speed-index", "weight": 10},
