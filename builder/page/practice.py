@@ -376,9 +376,19 @@ def render_quiz(source: list[dict], env, namespace: dict) -> RenderedQuiz:
     giveaways. `env` renders prose (builder/page/prose.py); quiz texts are plain text, so it is
     used without autoescaping (the page escapes them when it draws them)."""
     env = env.overlay(autoescape=False)
-    shown = [render_question(question, env, namespace) for question in source]
-    results = [check_question(question, q, namespace) for question, q in zip(source, shown)]
-    return RenderedQuiz(shown, results, [str(problem) for problem in fairness(source, shown)])
+    kept, shown, tied = [], [], []
+    for question in source:
+        try:
+            shown.append(render_question(question, env, namespace))
+            kept.append(question)
+        except ProseError as error:
+            # A rank the corpus has tied: the question no longer holds, like a false check (a
+            # strict build stops on it, another build leaves the question out and says so).
+            if "TiedRank" not in str(error):
+                raise
+            tied.append(str(error))
+    results = [check_question(question, q, namespace) for question, q in zip(kept, shown)]
+    return RenderedQuiz(shown, results, tied + [str(problem) for problem in fairness(kept, shown)])
 
 
 # ------------------------------------------------------------------ the practice block of a section

@@ -16,7 +16,7 @@ import build as build_cli
 from builder.page import practice, predictions, render
 from builder.page.claims import ClaimRegistry
 from builder.page.errors import ProseError
-from builder.page.facts import Facts
+from builder.page.facts import Facts, TiedRank
 from builder.page.prose import prose_environment
 from builder.sources import section_index
 from engine.problems import ProblemLog
@@ -126,6 +126,19 @@ def test_texts_are_rendered_over_the_helpers_and_let_and_the_check_holds(tmp_pat
     assert [r.held for r in quiz.results] == [True]
     # One position and one question: nothing to spread, nothing given away.
     assert quiz.problems == []
+
+
+def test_a_question_on_a_rank_the_corpus_has_tied_is_left_out_and_named(tmp_path):
+    """An edit that ties the asked passage with another makes its rank the corpus's order: the
+    question is a problem (a strict build stops on it), not a crash of every other build."""
+    def rank(question, retriever):
+        if retriever == "dense":
+            raise TiedRank("rank('q', 'dense'): err-4021 shares its score with 1 other passage(s)")
+        return {"bm25": 1, "hybrid": 2}[retriever]
+    quiz = rendered(source_of(tmp_path), {"rank": rank})
+    assert quiz.questions == []
+    problem, = quiz.problems
+    assert problem.startswith("corpus/quiz.yaml:1: fused: let.d: TiedRank: rank('q', 'dense'): err-4021 shares")
 
 
 def test_a_false_check_names_the_file_line_question_and_the_numbers_now(tmp_path):
