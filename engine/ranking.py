@@ -68,16 +68,18 @@ def hybrid_ranking(dense: list[tuple[str, float]], bm25: list[tuple[str, float]]
     return [(pid, round_score(score)) for pid, score in rrf(lists, k=k)]
 
 
-def places(ranking: list) -> list[tuple[int, int]]:
+def places(ranking: list, tolerance: float = 0.0) -> list[tuple[int, int]]:
     """For a ranked list of (id, score) pairs, scores as the build keeps them: each item's place,
-    (first, last), the ranks its tie spans; (r, r) when no other item has its score.
+    (first, last), the ranks its tie spans; (r, r) when no other item has its score. With a
+    tolerance (a model whose scores are known only that closely, such as the browser's), items
+    within it of the first of their group share its place.
 
     Example: places([("a", 0.9), ("b", 0.5), ("c", 0.5), ("d", 0.1)]) -> [(1, 1), (2, 3), (2, 3), (4, 4)]
     """
     found: list[tuple[int, int]] = []
     start = 0
     for end in range(1, len(ranking) + 1):
-        if end == len(ranking) or ranking[end][1] != ranking[start][1]:
+        if end == len(ranking) or abs(ranking[end][1] - ranking[start][1]) > tolerance:
             found += [(start + 1, end)] * (end - start)
             start = end
     return found

@@ -82,13 +82,14 @@
     return E.rrf([top(dense), top(bm25)], k).map(([id, score]) => [id, roundScore(score)]);
   }
 
-  /** Each item's place in a ranked [[id, score]] list, [first, last]: the ranks its tie spans.
+  /** Each item's place in a ranked [[id, score]] list, [first, last]: the ranks its tie spans;
+   *  with a tolerance, items within it of the first of their group share its place.
    *  Example: places([["a", .9], ["b", .5], ["c", .5]]) -> [[1, 1], [2, 3], [2, 3]] */
-  function places(ranking) {
+  function places(ranking, tolerance = 0) {
     const found = [];
     let start = 0;
     for (let end = 1; end <= ranking.length; end++) {
-      if (end === ranking.length || ranking[end][1] !== ranking[start][1]) {
+      if (end === ranking.length || Math.abs(ranking[end][1] - ranking[start][1]) > tolerance) {
         for (let i = start; i < end; i++) found.push([start + 1, end]);
         start = end;
       }

@@ -5,7 +5,7 @@
  * live (searched here, with the engine's twins, when they come without runs).
  *
  *   RAG.corpus.fromData(data)        the build's data: data.passages, questions, runs, settings
- *   RAG.corpus.fromChunks(chunks, {settings, vectors, questions})
+ *   RAG.corpus.fromChunks(chunks, {settings, vectors, questions, denseTolerance})
  *                                    chunks [{id, text, title, section?, document?, ...}]; vectors,
  *                                    one array per chunk in their order, for dense search (optional);
  *                                    questions [{id, text, vector?, answers?}], searched here
@@ -37,7 +37,7 @@
     return question.answer ? [question.answer] : [];
   };
 
-  function makeCorpus({ passages, settings, vectors, presets, announce }) {
+  function makeCorpus({ passages, settings, vectors, presets, announce, denseTolerance = 0 }) {
     const byId = new Map(passages.map((p) => [p.id, p]));
     const ids = passages.map((p) => p.id);
     const flat = vectors ? Float64Array.from(vectors.flat()) : null;
@@ -47,6 +47,8 @@
 
     const corpus = {
       passages, ids, settings, vectors: vectors || null,
+      // how close two cosines may be and still be told apart (0: the build's own vectors)
+      denseTolerance,
       passage: (id) => byId.get(id) || null,
       has: (id) => byId.has(id),
       get index() {
@@ -102,14 +104,14 @@
   /** Chunks as a corpus: [{id, text, title, section?, document?}], a chunk's section and document
    *  its title unless given; each question searched here (dense with its vector, when both it and
    *  the chunks have one). */
-  function fromChunks(chunks, { settings, vectors = null, questions = [] } = {}) {
+  function fromChunks(chunks, { settings, vectors = null, questions = [], denseTolerance = 0 } = {}) {
     if (!settings || !settings.bm25) throw new TypeError("RAG.corpus.fromChunks(chunks, {settings}): give the settings (data.settings)");
     if (vectors && vectors.length !== chunks.length) {
       throw new RangeError(`RAG.corpus.fromChunks: ${vectors.length} vectors for ${chunks.length} chunks`);
     }
     const passages = chunks.map((chunk) => ({ ...chunk, section: chunk.section ?? chunk.title, document: chunk.document ?? chunk.title }));
     const presets = new Map(questions.map((q) => [q.id, { ...q, set: q.set || "made", source: "chunks" }]));
-    return makeCorpus({ passages, settings, vectors, presets });
+    return makeCorpus({ passages, settings, vectors, presets, denseTolerance });
   }
 
   const pages = new WeakMap();

@@ -58,14 +58,15 @@
   /**
    * Each passage's place in a ranked [[id, score]] list: {first, last} (the ranks its tie
    * spans), label ("2" or "2="), tied (the other ids sharing it). Scores are compared as the
-   * build keeps them (6 decimals), so a list fused live ties where the build's does.
+   * build keeps them (6 decimals), so a list fused live ties where the build's does; with a
+   * tolerance (cosines of the browser's model, over the reader's documents), scores that close tie.
    * Example: placesOf([["a", .9], ["b", .5], ["c", .5]]).get("c") -> {first: 2, last: 3, label: "2=", tied: ["b"]}
    */
-  function placesOf(ranking) {
+  function placesOf(ranking, tolerance = 0) {
     const E = RAG.engine;
     const kept = ranking.map(([id, score]) => [id, E.roundScore(score)]);
     const found = new Map();
-    E.places(kept).forEach(([first, last], i) => {
+    E.places(kept, tolerance).forEach(([first, last], i) => {
       const tied = kept.slice(first - 1, last).map(([id]) => id).filter((id) => id !== kept[i][0]);
       found.set(kept[i][0], { first, last, label: E.rankLabel([first, last]), tied });
     });

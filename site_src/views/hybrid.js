@@ -209,7 +209,7 @@
       const fusedPlaces = kit.placesOf(fused);
       const rowsOf = (ranking, places) => ranking.slice(0, depth).map(([pid, score]) =>
         ({ pid, score, title: corpus.passage(pid).section, place: places.get(pid) }));
-      const lists = { dense: rowsOf(runs.dense, kit.placesOf(runs.dense)), bm25: rowsOf(runs.bm25, kit.placesOf(runs.bm25)),
+      const lists = { dense: rowsOf(runs.dense, kit.placesOf(runs.dense, corpus.denseTolerance || 0)), bm25: rowsOf(runs.bm25, kit.placesOf(runs.bm25)),
                       hybrid: rowsOf(fused, fusedPlaces) };
       const full = { dense: ids(runs.dense), bm25: ids(runs.bm25) };
       const rights = corpus.rightPassages(question);

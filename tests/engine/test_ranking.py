@@ -36,3 +36,11 @@ def test_tied_scores_share_a_place_and_the_label_says_so():
     assert places(ranking) == [(1, 2), (1, 2), (3, 3), (4, 5), (4, 5)]
     assert [rank_label(p) for p in places(ranking)] == ["1=", "1=", "3", "4=", "4="]
     assert places([]) == [] and places([("a", 0.1)]) == [(1, 1)]
+
+
+def test_with_a_tolerance_scores_that_close_to_a_groups_first_share_its_place():
+    # b is 0.0004 below a: tied; c is 0.0008 below a (0.0004 below b), past the tolerance of a,
+    # the group's first: a place of its own.
+    ranking = [("a", 0.5), ("b", 0.4996), ("c", 0.4992), ("d", 0.1)]
+    assert places(ranking, 5e-4) == [(1, 2), (1, 2), (3, 3), (4, 4)]
+    assert places(ranking) == [(1, 1), (2, 2), (3, 3), (4, 4)]

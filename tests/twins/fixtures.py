@@ -214,7 +214,10 @@ def fixtures(data: dict) -> dict[str, Fixture]:
         "ranked lists": Fixture(ranked_lists),
         "dense vectors": Fixture(dense_cases(rng)),
         "rankings": Fixture([[runs[q][r]] for q in runs for r in ("dense", "bm25", "hybrid")]
-                            + [[[]], [[["a", 1.0]]], [[["a", 0.5], ["b", 0.5], ["c", 0.5]]], [[["a", 1.0], ["b", 0.5], ["c", 0.5], ["d", 0.1], ["e", 0.1]]]]),
+                            + [[[]], [[["a", 1.0]]], [[["a", 0.5], ["b", 0.5], ["c", 0.5]]], [[["a", 1.0], ["b", 0.5], ["c", 0.5], ["d", 0.1], ["e", 0.1]]]]
+                            # within the browser model's tolerance (the reader's documents)
+                            + [[runs[q]["dense"], 5e-4] for q in runs]
+                            + [[[["a", 0.5], ["b", 0.4996], ["c", 0.4992], ["d", 0.1]], 5e-4], [[["a", 0.5], ["b", 0.5]], 0.0]]),
         "places": Fixture([[[1, 1]], [[2, 3]], [[10, 10]], [[4, 12]]]),
         "bm25 rankings": Fixture([[ids, Ref("corpus"), q] for q in queries] + [[[f"b{i}" for i in range(len(big))], Ref("big"), q]
                                  for q in big_queries[:3]], {"corpus": corpus, "big": New("BM25", (big, BM25_K1, BM25_B))}),

@@ -200,3 +200,19 @@ def test_the_prompt_view_builds_the_engines_prompt_from_the_made_up_corpus(dist_
             QUESTION[state["q"]]["text"], sources)
         assert [text(code) for code in shown.css(".prompt-sources .pid code")] == [pid for pid, _ in fused]
         assert text(shown.css_first(".lab-status")) == f"{state['n']} passages for “{QUESTION[state['q']]['text']}”."
+
+
+def test_with_a_tolerance_the_hybrid_view_shows_cosines_that_close_as_one_place(dist_dir, data, corpus):
+    """The reader's documents are embedded by the browser's model, whose cosines are known to a
+    tolerance: the corpus carries it, and the dense list writes scores that close as a shared
+    place, as the engine's places(ranking, tolerance) does."""
+    tolerance = 0.3  # wide, so the made-up corpus's quarter-step cosines fall inside it
+    python = runs_by_python(data["settings"], "spongy")["dense"]
+    assert places(python, tolerance) != places(python)  # the tolerance changes something here
+    [drawing] = draw_chunks(dist_dir, {**corpus, "denseTolerance": tolerance},
+                            [{"view": "hybrid", "input": {"sliders": data["labs"]["hybrid"]["sliders"], "prefix": "bikes"},
+                              "state": {"q": "spongy"}}])
+    dense = markup(drawing.html).css_first('.lab-col[data-list="dense"]')
+    shown = {li.attributes["data-pid"]: text(li.css_first(".rank")) for li in dense.css("li.result")}
+    expected = {pid: rank_label(place) for (pid, _), place in zip(python, places(python, tolerance))}
+    assert shown == {pid: expected[pid] for pid in shown}

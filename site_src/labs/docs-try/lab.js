@@ -241,7 +241,8 @@
         const vectors = embedded && chunks.length ? chunks.map((c) => Array.from(session.vectors.get(c.hash))) : null;
         const hashIds = new Map(chunks.map((c) => [c.hash, c.id]));
         const corpus = RAG.corpus.fromChunks(chunks.map((c) => ({ id: c.id, text: c.text, title: c.headings.length ? c.headings[c.headings.length - 1] : c.title, document: c.source })),
-          { settings: data.settings, vectors });
+          // the browser's model: cosines within its tolerance of Python's are ties, shown as ties
+          { settings: data.settings, vectors, denseTolerance: vectors && data.live ? data.live.cosine_tolerance : 0 });
         // Asked live (searched here, in this browser), so the views say so.
         for (const q of questions) {
           const vector = vectors && session.vectors.get(`q:${q.text}`);
