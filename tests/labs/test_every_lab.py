@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from builder.labs import BY_NAME, LABS
 from support.browser import SLOW_NETWORK
-from support.labs import LAB_NAMES, drawn, lab, open_page, outline
+from support.labs import LAB_NAMES, drawn, lab, open_deep_dive, open_page, outline
 from support.paths import ROOT
 from support.views import check_views, control_axes, preset_states
 
@@ -320,6 +320,7 @@ def test_data_of_another_schema_is_refused_in_every_lab_that_starts(make_page, s
     page.route("**/assets/data.js*", lambda route: route.fulfill(status=200, body=wrong, content_type="text/javascript"))
     page.rag_guard.allow_console_error("schema 999")
     page.goto(site_url + "index.html#lab-hybrid")
-    for name in ("hybrid", "rerank"):
+    for name in ("hybrid", "rerank"):  # rerank sits in a closed deep dive: opened first, as a reader does
+        open_deep_dive(page.locator(f"#lab-{name}"))
         page.locator(f"#lab-{name}").scroll_into_view_if_needed()
         expect(page.locator(f"#lab-{name} .lab-error")).to_contain_text("schema 999")

@@ -16,7 +16,7 @@ from builder.page.practice import Choice, PracticeQuestion
 from builder.sources import section_index
 from site_src.labs.quiz import data as quiz
 from support.browser import element_screenshot, run_axe
-from support.labs import hash_of, lab, link_of, open_page, sticking_out
+from support.labs import hash_of, lab, link_of, open_deep_dive, open_page, sticking_out
 from support.views import markup, text
 
 # ------------------------------------------------------------------ the data step
@@ -122,8 +122,12 @@ def test_a_link_keeps_only_real_choices_of_real_questions(views, data):
 
 
 def block_item(page, qid):
+    """A question at the end of its section, reached as a reader does: its section laid out and,
+    for a question past the section's first, its closed "More practice" deep dive opened by its
+    summary."""
     item = page.locator(f"section.practice li#practice-{qid}")
     item.evaluate("li => { li.closest('.chapter').style.contentVisibility = 'visible'; }")
+    open_deep_dive(item)
     return item
 
 
