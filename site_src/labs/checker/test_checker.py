@@ -448,12 +448,12 @@ def test_the_buttons_break_each_check_by_mouse(desktop, data):
     section.get_by_role("button", name="Cite a passage that was not sent").click()
     assert result(section)["problems"] == [f"unknown source id '{unsent}': it was not sent to the model"]
     expect(section.locator('input[name="checker-source"]')).to_have_value(unsent)
-    section.get_by_role("button", name="Reset").click()
+    section.get_by_role("button", name="Reset", exact=True).click()
     expect(section.locator(".lab-status")).to_have_text("Passes every check.")
     section.get_by_role("button", name="Change a number in the claim").click()
     problems = result(section)["problems"]
     assert len(problems) == 1 and problems[0].startswith("number ")
-    section.get_by_role("button", name="Reset").click()
+    section.get_by_role("button", name="Reset", exact=True).click()
     section.get_by_role("button", name="Drop a word from the quote").click()
     assert any(p.startswith("quote not found") for p in result(section)["problems"])
     text_, source, quote = fields(section)
@@ -461,7 +461,7 @@ def test_the_buttons_break_each_check_by_mouse(desktop, data):
     state = link_state(desktop)
     claim = next(t for t in data["tracers"] if t["id"] == q)["claims"][0]
     assert state.get("quote") == quote and "text" not in state and quote != claim["quote"]
-    section.get_by_role("button", name="Reset").click()
+    section.get_by_role("button", name="Reset", exact=True).click()
     assert link_state(desktop) == {"q": q, "c": "0"}
 
 
@@ -507,7 +507,7 @@ def test_a_case_says_it_moved_the_answer_and_reset_brings_back_the_readers_own_e
     expect(moved).to_have_text("The case moved the Answer menu to “How do I log in with Okta?” (claim 3), from “Can I get a "
                                "refund after three weeks?” (claim 1). Reset takes you back to your own, with your edits.")
     assert in_viewport(note) and in_viewport(moved), ("the case's explanation is off screen", note.bounding_box(), moved.bounding_box())
-    section.get_by_role("button", name="Reset").click()
+    section.get_by_role("button", name="Reset", exact=True).click()
     expect(section.locator('select[name="checker-q"]')).to_have_value("refund-three-weeks")
     expect(section.locator('select[name="checker-c"]')).to_have_value("0")
     assert fields(section) == mine
@@ -519,7 +519,7 @@ def test_a_case_says_it_moved_the_answer_and_reset_brings_back_the_readers_own_e
     assert expected == ["quote not found in source 'refund-new'", "number 14 in the claim is not in the quote"]
     expect(section.locator(".checker-checks .checker-problem")).to_have_text(expected)
     # Reset with no case behind it: the claim as written.
-    section.get_by_role("button", name="Reset").click()
+    section.get_by_role("button", name="Reset", exact=True).click()
     claim = next(t for t in data["tracers"] if t["id"] == "refund-three-weeks")["claims"][0]
     assert fields(section) == [claim["text"], claim["source"], claim["quote"]]
     # And the answer read below the checks flags the sample reply's sentence that no claim backs.

@@ -300,6 +300,19 @@ def test_without_javascript_the_headers_are_plain_headings(make_page, site_url):
     assert button.evaluate("b => getComputedStyle(b, '::after').content") == "none"
 
 
+def tap_dot(section, qid) -> None:
+    """Click the middle of a question's dot as a reader would: with the dot on the screen (the
+    page's earlier tests may have scrolled it away) and nothing over it there (not the lab's
+    sticky bar): what the point hits is the scatter itself."""
+    dot = section.locator(f'g.winners-dot[data-qid="{qid}"]')
+    dot.evaluate("d => d.scrollIntoView({block: 'center'})")
+    box = dot.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    hit = section.page.evaluate("([x, y]) => !!document.elementFromPoint(x, y)?.closest('svg.winners-scatter')", [x, y])
+    assert hit, f"the middle of {qid}'s dot, at {x:.0f}, {y:.0f}, is covered or off the screen"
+    section.page.mouse.click(x, y)
+
+
 @pytest.mark.browser
 def test_a_tap_on_a_dot_names_its_question_and_the_scatter_is_shot_everywhere(desktop, data):
     section = lab(desktop, "winners")
@@ -312,11 +325,9 @@ def test_a_tap_on_a_dot_names_its_question_and_the_scatter_is_shot_everywhere(de
     crowded = [r["id"] for r in rows if pair(r) == most]
     far = next(r for r in rows if r["bm25"] and r["bm25"][0] > depth)
     for qid in (far["id"], crowded[len(crowded) // 2]):   # one in the band; one among many on the same two ranks
-        box = section.locator(f'g.winners-dot[data-qid="{qid}"]').bounding_box()
-        desktop.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        tap_dot(section, qid)
         expect(section.locator(".winners-picked")).to_contain_text(f"{qid} “{questions[qid]['text']}”")
         expect(section.locator(f'g.winners-dot[data-qid="{qid}"]')).to_have_class(re.compile(r"\bis-picked\b"))
-    box = section.locator(f'g.winners-dot[data-qid="{far["id"]}"]').bounding_box()
-    desktop.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tap_dot(section, far["id"])
     expect(section.locator(".winners-picked")).to_contain_text(f"BM25 rank {far['bm25'][0]}, past the top {depth}")
     shoot_everywhere(desktop, "#lab-winners .winners-figure", "picture-winners")
