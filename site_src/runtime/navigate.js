@@ -50,11 +50,14 @@
   const marginOf = (el) => parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
 
   /** Open every closed <details> around the target (and a lab's controls above it), so that what
-   *  the target's place depends on is there before it is measured. */
+   *  the target's place depends on is there before it is measured. A closed one's own summary is
+   *  seen as it is: a reader's place kept on a closed deep dive's summary leaves it closed on a
+   *  reload (opened, it pushed what followed it 1,929 px down on a phone). */
   function reveal(target) {
     for (let details = target.parentElement && target.parentElement.closest("details:not([open])"); details;
          details = details.parentElement && details.parentElement.closest("details:not([open])")) {
-      details.open = true;
+      const summary = details.querySelector(":scope > summary");
+      if (!(summary && summary.contains(target))) details.open = true;
     }
     const lab = target.closest("section.lab");
     if (lab && RAG.showControls) RAG.showControls(lab);
