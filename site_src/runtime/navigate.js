@@ -50,11 +50,14 @@
   const marginOf = (el) => parseFloat(getComputedStyle(el).scrollMarginTop) || 0;
 
   /** Open every closed <details> around the target (and a lab's controls above it), so that what
-   *  the target's place depends on is there before it is measured. */
+   *  the target's place depends on is there before it is measured. A closed one's own summary is
+   *  seen as it is: a reader's place kept on a closed deep dive's summary leaves it closed on a
+   *  reload (opened, it pushed what followed it 1,929 px down on a phone). */
   function reveal(target) {
     for (let details = target.parentElement && target.parentElement.closest("details:not([open])"); details;
          details = details.parentElement && details.parentElement.closest("details:not([open])")) {
-      details.open = true;
+      const summary = details.querySelector(":scope > summary");
+      if (!(summary && summary.contains(target))) details.open = true;
     }
     const lab = target.closest("section.lab");
     if (lab && RAG.showControls) RAG.showControls(lab);
@@ -123,18 +126,34 @@
 
   /* ------------------------------------------------- the reader's place */
 
+  /** Whether `node` is, or is inside, something stuck to the screen within `main` (a lab's control
+   *  bar): where it shows says nothing about where the page is. */
+  function onTheGlass(node, main) {
+    for (let el = node; el && el !== main; el = el.parentElement) {
+      const position = getComputedStyle(el).position;
+      if (position === "sticky" || position === "fixed") return true;
+    }
+    return false;
+  }
+
   /** The block at the top of the screen: the nearest element with an id around what is there
-   *  (and which of its children), and how far from the top it is. Above the article (the
-   *  header, whose height never depends on a skipped section), the scroll offset: {y}. */
+   *  (and which of its children), and how far from the top it is. Each of a few heights near the
+   *  top is tried, below anything sticky (the contents bar on a phone, a lab's control bar), and
+   *  the block whose top is nearest the top of the screen is kept: a tall one that began far above
+   *  (a long section's end, a lab's output) would carry every change of height inside it, above
+   *  the screen, into the place restored (seen on a phone: a place kept 12,143 px down the long
+   *  section above "Try it on your documents", and Back 87 px off). Above the article (the header, whose height never
+   *  depends on a skipped section), the scroll offset: {y}. */
   function anchorNow() {
     const main = document.querySelector("main");
     const above = { y: Math.round(window.scrollY) };
     if (!main || main.getBoundingClientRect().top > 160) return above;
     const box = main.getBoundingClientRect();
     const x = Math.min(Math.max(box.left + box.width / 2, 0), window.innerWidth - 1);
+    let best = null;
     for (const y of [8, 48, 96, 160]) {
-      // Below anything sticky (the contents bar on a phone): the first hit inside the article.
-      const hit = document.elementsFromPoint(x, y).find((node) => main.contains(node) && node !== main);
+      const hit = document.elementsFromPoint(x, y)
+        .find((node) => main.contains(node) && node !== main && !onTheGlass(node, main));
       if (!hit) continue;
       let holder = hit;
       let child = null;
@@ -144,9 +163,10 @@
       }
       if (holder === main) continue;
       const index = child ? [...holder.children].indexOf(child) : -1;
-      return { id: holder.id, index, offset: Math.round((child || holder).getBoundingClientRect().top) };
+      const offset = Math.round((child || holder).getBoundingClientRect().top);
+      if (!best || Math.abs(offset) < Math.abs(best.offset)) best = { id: holder.id, index, offset };
     }
-    return above;
+    return best || above;
   }
 
   /** The element an anchor names, or null while it is not there yet (the page still loading). */
