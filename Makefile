@@ -26,9 +26,9 @@ test:
 	$(MAKE) --no-print-directory -j3 -O build $(SYS_DEPS)
 	$(PY) -m pytest -n 2 --dist loadfile
 
-# The edit loop: engine, corpus, page and lab data, no browser, no repeated builds (under 90 s).
+# The edit loop: engine, corpus, page and lab data, no browser, no repeated builds (README, "Tests").
 check: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
-	$(PY) -m pytest -m "not browser and not slow" -q
+	$(PY) -m pytest -n 2 -m "not browser and not slow" -q
 
 deps: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 
