@@ -16,7 +16,6 @@ import pytest
 
 from docs.fixtures import HOSTILE_HTML as HOSTILE_PAGE, LONG_LINE_CHARS, RAW_MARKDOWN, SCRIPTS_TEXT
 from engine import documents
-from docs.node import DocsNode
 from docs.sample_set import SETTINGS
 from docs.test_chunk import engine_chunks
 from twins.document_inputs import EMPTY, HOSTILE_HTML, HUGE, MARKDOWN_WITH_HTML, UNICODE
@@ -42,13 +41,6 @@ CUT = """async (RAG, input) => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = DocsNode()
-    yield process
-    process.close()
 
 
 @pytest.fixture(scope="module")

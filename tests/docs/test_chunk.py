@@ -8,15 +8,7 @@ import hashlib
 import pytest
 
 from engine import chunking, documents
-from docs.node import DocsNode
 from docs.sample_set import SETTINGS, chunked, sample_files
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = DocsNode()
-    yield process
-    process.close()
 
 
 def engine_chunks(setting: dict, source: str, text: str) -> list[str]:

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from engine import settings
-from docs.node import DocsNode
 from docs.sample_set import chunked, exported, questions, vectors_of
 from support.stand_in_model import stand_in_embed
 
@@ -27,13 +26,6 @@ IMPORT = """async (RAG, input) => {
              dropped: found.dropped, toEmbed: found.toEmbed };
   } catch (error) { return { error: error.name + ": " + error.message }; }
 }"""
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = DocsNode()
-    yield process
-    process.close()
 
 
 @pytest.fixture(scope="module")

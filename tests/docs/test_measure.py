@@ -13,18 +13,10 @@ import pytest
 from engine import settings
 from engine.significance import Z_95, wilson
 from docs.engine_figures import RETRIEVERS, expected_measure, expected_needed, quote_marks
-from docs.node import DocsNode
 from docs.sample_set import chunked, engine_runs, plain, questions
 from support.stand_in_model import stand_in_embed
 
 MEASURE = "async (RAG, input) => RAG.docs.measure(input)"
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = DocsNode()
-    yield process
-    process.close()
 
 
 # ----------------------------------------------------------------------------- the cases

@@ -12,20 +12,12 @@ import subprocess
 
 import pytest
 
-from docs.node import DocsNode
 from docs.sample_set import chunked, embedded, engine_runs, exported, questions, vectors_of
 from support.paths import ARTIFACTS
 
 pytestmark = pytest.mark.slow
 SETTING = {"chunker": "sentences", "limit": 40, "repeat": 1}
 PGLITE = __import__("pathlib").Path(__file__).with_name("pglite_rank.mjs")
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = DocsNode()
-    yield process
-    process.close()
 
 
 @pytest.fixture(scope="module")

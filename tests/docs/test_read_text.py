@@ -11,7 +11,6 @@ import pytest
 from engine import documents
 from docs.fixtures import (DUPLICATE_TEXT, HOSTILE_VISIBLE, LONG_LINE_CHARS, RAW_MARKDOWN_VISIBLE, make_fixtures,
                            png_bytes)
-from docs.node import DocsNode
 
 # Files as Node's File objects (Node 20 has File), each from base64 bytes.
 READ = """async (RAG, input) => {
@@ -19,13 +18,6 @@ READ = """async (RAG, input) => {
   const found = await RAG.docs.read(files, input.options || {});
   return found;
 }"""
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = DocsNode()
-    yield process
-    process.close()
 
 
 @pytest.fixture(scope="module")
