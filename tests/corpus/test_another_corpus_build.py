@@ -1,12 +1,15 @@
 """`build.py --corpus` on a corpus the page was not written for: the Plantry test corpus
 (tests/corpus/fixtures/plantry/, a folder of Markdown, HTML and text files with a golden set),
-built in a new process into a temporary folder with its own cache, as an author would run it.
+built in a new process into a temporary folder with its own cache, as an author would run it:
+the cache starts as the last run's Plantry cache (.cache/test-another-corpus/, kept after each
+build; the project's own cache keeps only Quillbox's texts), so only a first run loads the model.
 The page exists and says at its top that it was built from another corpus; its numbers are the
 engine's for Plantry's passages; what the prose says of Quillbox's passages and questions is
 left out, each as one warning naming the section, the line and the sentence. Then the same
 folder without its golden set (no recall figures), and with --claims fail (which stops)."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -21,8 +24,9 @@ from engine.corpus import load_corpus
 from engine.dense import model_fingerprint
 from support.paths import ROOT
 
-pytestmark = pytest.mark.slow  # builds in new processes; the first embeds Plantry's texts
+pytestmark = pytest.mark.slow  # builds in new processes; the first of a cold run embeds Plantry's texts
 PLANTRY = ROOT / "tests" / "corpus" / "fixtures" / "plantry"
+KEPT_CACHE = ROOT / ".cache" / "test-another-corpus"  # the last Plantry build's cache
 WARNING = re.compile(r"^warning: \S+: (left out|took as false) ")
 
 
@@ -35,9 +39,21 @@ def build(corpus, out, cache, *options) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def plantry_site(tmp_path_factory):
     base = tmp_path_factory.mktemp("plantry")
+    if KEPT_CACHE.is_dir():
+        shutil.copytree(KEPT_CACHE, base / "cache")
     result = build(PLANTRY, base / "dist", base / "cache")
     assert result.returncode == 0, result.stderr[-3000:]
+    keep_cache(base / "cache")
     return base, result
+
+
+def keep_cache(cache) -> None:
+    """Put this build's cache where the next run starts from, replacing the last one whole."""
+    fresh = KEPT_CACHE.with_name(KEPT_CACHE.name + f".new-{os.getpid()}")
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.copytree(cache, fresh)
+    shutil.rmtree(KEPT_CACHE, ignore_errors=True)
+    os.replace(fresh, KEPT_CACHE)
 
 
 def lab_output(html: str, name: str) -> str:

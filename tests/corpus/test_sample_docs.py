@@ -9,9 +9,9 @@ nowhere in the visible text (so a reader that leaks them can be caught), and not
 Quillbox, of a real company or of a real host is in it.
 
 The slow test cuts every document by heading, ranks the chunks for each question with BM25 and
-with the real all-MiniLM-L6-v2, writes the ranks to test-artifacts/sample-docs-recall.json, and
-requires a fair contest: neither retriever finds all six at rank 1, each finds two or more in
-its top 3.
+with the real all-MiniLM-L6-v2 (its vectors kept by text hash, tests/support/reference.py: a warm
+run loads no model), writes the ranks to test-artifacts/sample-docs-recall.json, and requires a
+fair contest: neither retriever finds all six at rank 1, each finds two or more in its top 3.
 
 What "visible text" means here (a reader may extract more carefully, but every quote lies
 within one paragraph, list item, heading or table row, so any reader that keeps those whole
@@ -34,6 +34,7 @@ import yaml
 from engine.chunking import chunk_headings
 from engine.tokenize import tokenize
 from support.paths import ARTIFACTS, ROOT
+from support.reference import reference_vectors, wordpieces
 
 SAMPLE_DIR = ROOT / "corpus" / "sample-docs"
 QUESTIONS_FILE = SAMPLE_DIR / "questions.yaml"
@@ -325,28 +326,26 @@ def first_quote(question: dict, chunk: dict) -> str | None:
     return next((quote for quote in question["answers"].get(chunk["document"], ()) if quote in flat), None)
 
 
-def quote_wordpiece(tokenizer, chunk: dict, quote: str) -> int:
+def quote_wordpiece(chunk: dict, quote: str) -> int:
     """Where the quote starts in what the model reads of the chunk, [CLS] being wordpiece 0: past
     MAX_WORDPIECES - 1 the model never sees it."""
     flat = " ".join(chunk["text"].split())
-    return 1 + len(tokenizer(flat[:flat.index(quote)], add_special_tokens=False)["input_ids"])
+    return 1 + wordpieces([flat[:flat.index(quote)]], special=False)[0]
 
 
 @pytest.mark.slow
 def test_bm25_and_dense_each_win_some_and_lose_some():
     from builder.search import RETRIEVERS, bm25_ranking, dense_ranking, hybrid_ranking
     from engine.bm25 import BM25
-    from engine.dense import embed, load_model
     from engine.evaluate import recall_at_k
     from engine.settings import MAX_WORDPIECES, RECALL_KS
 
     chunks = heading_chunks()
     ids = [c["id"] for c in chunks]
     by_id = {c["id"]: c for c in chunks}
-    tokenizer = load_model().tokenizer
     index = BM25([c["text"] for c in chunks])
-    chunk_vectors = embed([c["text"] for c in chunks])
-    question_vectors = embed([q["question"] for q in QUESTIONS])
+    chunk_vectors = reference_vectors([c["text"] for c in chunks])
+    question_vectors = reference_vectors([q["question"] for q in QUESTIONS])
     found = []
     for q, vector in zip(QUESTIONS, question_vectors):
         dense = dense_ranking(ids, chunk_vectors, vector)
@@ -356,7 +355,7 @@ def test_bm25_and_dense_each_win_some_and_lose_some():
         assert right, f"{q['id']}: no heading chunk holds a quote"
         ranks = {name: next((rank for rank, (cid, _) in enumerate(runs[name], start=1) if cid in right), None)
                  for name in RETRIEVERS}
-        starts = {cid: quote_wordpiece(tokenizer, by_id[cid], first_quote(q, by_id[cid])) for cid in right}
+        starts = {cid: quote_wordpiece(by_id[cid], first_quote(q, by_id[cid])) for cid in right}
         found.append({"id": q["id"], "kind": q["kind"], "question": q["question"], "answers": right,
                       "quote_starts_at_wordpiece": starts, "ranks": ranks,
                       "top3": {name: [[cid, score] for cid, score in runs[name][:3]] for name in RETRIEVERS}})

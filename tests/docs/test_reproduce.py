@@ -19,20 +19,12 @@ import numpy as np
 import pytest
 
 from docs.engine_figures import expected_measure
-from docs.node import DocsNode
 from docs.sample_set import chunked, embedded, engine_runs, exported, plain, questions, vectors_of
 from support.paths import ARTIFACTS, ROOT
 from support.stand_in_model import stand_in_embed
 
 SCRIPT = ROOT / "site_src" / "docs" / "reproduce.py"
 SETTING = {"chunker": "sentences", "limit": 40, "repeat": 1}
-
-
-@pytest.fixture(scope="module")
-def node():
-    process = DocsNode()
-    yield process
-    process.close()
 
 
 def run_script(tmp_path, bundle, *flags) -> dict:

@@ -20,14 +20,18 @@ from support.caches import copy_warm_cache
 from support.paths import ROOT
 
 
+def fresh_cache(folder: Path) -> Path:
+    """A cache with the project's sample outputs and lab drawings (so no program runs), no sections."""
+    cache = folder / "cache"
+    for name in ("samples", "lab-views"):
+        if (ROOT / ".cache" / name).is_dir():
+            shutil.copytree(ROOT / ".cache" / name, cache / name)
+    return cache
+
+
 @pytest.fixture
 def cache_dir(tmp_path):
-    """A cache with the project's sample outputs and lab drawings (so no program runs), no sections."""
-    cache = tmp_path / "cache"
-    for folder in ("samples", "lab-views"):
-        if (ROOT / ".cache" / folder).is_dir():
-            shutil.copytree(ROOT / ".cache" / folder, cache / folder)
-    return cache
+    return fresh_cache(tmp_path)
 
 
 def counting(monkeypatch):
@@ -43,38 +47,53 @@ def counting(monkeypatch):
     return rendered
 
 
-def test_a_second_render_with_nothing_new_renders_no_section_and_the_same_page(data, cache_dir, monkeypatch):
-    rendered = counting(monkeypatch)
-    first = render.render_page(data, cache_dir, strict_claims=False)
+@pytest.fixture(scope="module")
+def two_renders(data, tmp_path_factory):
+    """A fresh cache, the page rendered into it twice: (cache, [sections rendered, page] of each)."""
+    cache = fresh_cache(tmp_path_factory.mktemp("two-renders"))
+    renders = []
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        rendered = counting(monkeypatch)
+        for _ in range(2):
+            page = render.render_page(data, cache, strict_claims=False)
+            renders.append((list(rendered), page))
+            rendered.clear()
+    return cache, renders
+
+
+@pytest.fixture
+def warm_cache(two_renders, tmp_path):
+    """A copy of a cache that holds every section (the second of two_renders read them all)."""
+    cache, renders = two_renders
+    assert renders[1][0] == [], "the cache the tests start from renders nothing again"
+    return shutil.copytree(cache, tmp_path / "warm-cache")
+
+
+def test_a_second_render_with_nothing_new_renders_no_section_and_the_same_page(two_renders):
+    _, [(rendered, first), (again, second)] = two_renders
     assert len(rendered) == len(list((ROOT / "site_src" / "sections").glob("*.md")))
-    rendered.clear()
-    second = render.render_page(data, cache_dir, strict_claims=False)
-    assert rendered == []
+    assert again == []
     assert second.html == first.html
     assert [(c.id, c.held, c.sentence) for c in second.claims] == [(c.id, c.held, c.sentence) for c in first.claims]
     assert sorted(run.name for run in second.samples) == sorted(run.name for run in first.samples)
 
 
-def test_changed_data_renders_every_section_again(data, cache_dir, monkeypatch):
+def test_changed_data_renders_every_section_again(data, warm_cache, monkeypatch):
     rendered = counting(monkeypatch)
-    render.render_page(data, cache_dir, strict_claims=False)
-    rendered.clear()
     changed = json.loads(json.dumps(data))
     changed["tokens"]["help_center"]["o200k"] += 1
-    render.render_page(changed, cache_dir, strict_claims=False)
+    render.render_page(changed, warm_cache, strict_claims=False)
     assert len(rendered) == len(list((ROOT / "site_src" / "sections").glob("*.md")))
 
 
-def test_an_edited_section_is_rendered_again_and_only_it(data, cache_dir, monkeypatch, tmp_path):
-    sections = tmp_path / "sections"
+def test_an_edited_section_is_rendered_again_and_only_it(data, warm_cache, monkeypatch, tmp_path):
+    sections = tmp_path / "sections"  # a copy: the same names and bytes, so the same keys (section_cache.section_key)
     shutil.copytree(ROOT / "site_src" / "sections", sections)
     monkeypatch.setattr(render, "section_files", lambda: sorted(sections.glob("*.md")))
     rendered = counting(monkeypatch)
-    render.render_page(data, cache_dir, strict_claims=False)
-    rendered.clear()
     edited = sections / "02-why-not-paste.md"
     edited.write_text(edited.read_text("utf-8") + "\nOne sentence more.\n", "utf-8")
-    page = render.render_page(data, cache_dir, strict_claims=False)
+    page = render.render_page(data, warm_cache, strict_claims=False)
     assert rendered == ["02-why-not-paste.md"]
     assert "One sentence more." in page.html
 
@@ -95,12 +114,11 @@ def test_a_claims_id_does_not_depend_on_the_sections_before_it(data, cache_dir):
     assert re.findall(r'<span class="claim" data-claim="([^"]+)"', page.html) == ids
 
 
-def test_a_cache_file_written_by_other_code_is_rendered_again(data, cache_dir, monkeypatch):
-    render.render_page(data, cache_dir, strict_claims=False)
-    for path in (cache_dir / "sections").glob("*.json"):
+def test_a_cache_file_written_by_other_code_is_rendered_again(data, warm_cache, monkeypatch):
+    for path in (warm_cache / "sections").glob("*.json"):
         path.write_text('{"section": {"slug": 1}}', "utf-8")
     rendered = counting(monkeypatch)
-    render.render_page(data, cache_dir, strict_claims=False)
+    render.render_page(data, warm_cache, strict_claims=False)
     assert rendered, "a cache entry that does not read as a section is ignored"
     assert section_cache.KEEP >= len(rendered)
 
