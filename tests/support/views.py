@@ -49,12 +49,14 @@ class LabViews:
     """A Node process that draws lab states on request (lab_views.js --lines)."""
 
     def __init__(self, dist_dir: Path):
+        # The site's files go with the first request only: the process keeps their sandbox.
         self.base = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir)}
         self.process = subprocess.Popen(["node", str(lab_views.RENDERER), "--lines"], cwd=ROOT, text=True,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def draw_many(self, lab: str, states: list[dict]) -> list[Drawing]:
         request = self.base | {"drawings": [{"lab": lab, "state": state} for state in states]}
+        self.base = {"schema": self.base["schema"]}
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         answer = json.loads(self.process.stdout.readline())
@@ -134,7 +136,7 @@ def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int 
 def check_views(dist_dir: Path, labs: dict[str, list[dict]]) -> dict:
     """views_check.js over these states: {checked: {lab: n}, mismatches: [...], errors: [...]}."""
     request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir), "labs": labs}
-    result = subprocess.run(["node", str(CHECKER)], input=json.dumps(request), capture_output=True, text=True,
+    result = subprocess.run(["node", "--max-semi-space-size=64", str(CHECKER)], input=json.dumps(request), capture_output=True, text=True,
                             cwd=ROOT, timeout=600)
     if result.returncode != 0:
         raise AssertionError(f"tests/support/views_check.js failed:\n{result.stderr[-3000:]}")
