@@ -10,6 +10,7 @@ check that the build's drawing and the browser's are the same (tests/support/vie
 A view's own tests read its markup this way: in Node, without a browser.
 """
 
+import hashlib
 import json
 import random
 import re
@@ -162,12 +163,38 @@ def draw_chunks(dist_dir: Path, corpus: dict, drawings: list[dict], scripts: tup
     script holds (the passage card's "card")."""
     extra = [{"name": f"assets/scripts/{name}.js", "code": (dist_dir / "assets" / "scripts" / f"{name}.js").read_text("utf-8")}
              for name in scripts]
-    request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir) + extra, "corpus": corpus, "drawings": drawings}
-    result = subprocess.run(["node", str(OF_CHUNKS)], input=json.dumps(request), capture_output=True, text=True,
-                            cwd=ROOT, timeout=300)
-    if result.returncode != 0:
-        raise AssertionError(f"tests/support/views_of_chunks.js failed:\n{result.stderr[-3000:]}")
-    answer = json.loads(result.stdout)
+    sources = dist_sources(dist_dir) + extra
+    request = {"schema": schema_of(dist_dir), "corpus": corpus, "drawings": drawings}
+    answer = chunk_drawer(sources).answer(request)
     if "error" in answer:
         raise AssertionError(f"a view could not draw the chunks: {answer['error']}")
     return [ChunkDrawing(**drawing) for drawing in answer["drawings"]]
+
+
+class ChunkDrawer:
+    """One Node process (views_of_chunks.js --lines) for every draw_chunks over the same site's
+    files: they go with its first request, and it keeps their sandbox."""
+
+    def __init__(self, sources: list[dict]):
+        self.sources = sources
+        self.process = subprocess.Popen(["node", str(OF_CHUNKS), "--lines"], cwd=ROOT, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def answer(self, request: dict) -> dict:
+        first, self.sources = self.sources, None
+        self.process.stdin.write(json.dumps(request | ({"sources": first} if first else {})) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise AssertionError("tests/support/views_of_chunks.js stopped (its error is in the test's captured stderr)")
+        return json.loads(line)
+
+
+_drawers: dict[str, ChunkDrawer] = {}  # the sources' digest -> its process, for the test session
+
+
+def chunk_drawer(sources: list[dict]) -> ChunkDrawer:
+    key = hashlib.sha256(json.dumps(sources).encode("utf-8")).hexdigest()
+    if key not in _drawers or _drawers[key].process.poll() is not None:
+        _drawers[key] = ChunkDrawer(sources)
+    return _drawers[key]
