@@ -12,7 +12,8 @@
  *             "lenient": true, a drawing that fails is {html: "", summary: "", outcome: "", state, error}
  *
  * With --lines it answers one request per line of standard input (a JSON line each), for the
- * tests, which render thousands of states in one process.
+ * tests, which render thousands of states in one process; a request there without sources draws
+ * in the sandbox of the last one that had them (the tests send the site's files once).
  *
  * Preact here is the package's CommonJS build, the same version as the UMD file the browser
  * loads (package-lock.json), so preact-render-to-string and the views share one Preact.
@@ -33,9 +34,14 @@ function sandbox(sources) {
   return context;
 }
 
-async function drawAll(request) {
+/** The sandbox of a request's sources and the data it accepted. */
+async function prepared(request) {
   const { RAG } = sandbox(request.sources);
-  const data = RAG.acceptData(await RAG.provided("data"), request.schema);
+  return { RAG, data: RAG.acceptData(await RAG.provided("data"), request.schema) };
+}
+
+async function drawAll(request, made) {
+  const { RAG, data } = made || await prepared(request);
   const owns = new Map();
   return Promise.all(request.drawings.map(async ({ lab, state }) => {
     if (!request.lenient) return drawOne(lab, state);
@@ -65,9 +71,9 @@ async function drawAll(request) {
   }
 }
 
-async function answer(request) {
+async function answer(request, made) {
   try {
-    return { drawings: await drawAll(request) };
+    return { drawings: await drawAll(request, made) };
   } catch (error) {
     return { error: String(error && error.stack ? error.stack : error) };
   }
@@ -76,7 +82,20 @@ async function answer(request) {
 async function main() {
   if (process.argv.includes("--lines")) {
     const lines = readline.createInterface({ input: process.stdin });
-    for await (const line of lines) if (line.trim()) process.stdout.write(JSON.stringify(await answer(JSON.parse(line))) + "\n");
+    let kept = null;
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      const request = JSON.parse(line);
+      let answered;
+      try {
+        if (request.sources) kept = await prepared(request);
+        if (!kept) throw new Error("the first request must carry the sources");
+        answered = await answer(request, kept);
+      } catch (error) {
+        answered = { error: String(error && error.stack ? error.stack : error) };
+      }
+      process.stdout.write(JSON.stringify(answered) + "\n");
+    }
     return;
   }
   let text = "";

@@ -37,6 +37,13 @@ def render_everything(page) -> None:
     page.screenshot()
 
 
+def draw_a_frame(page) -> None:
+    """Have the page draw a frame now (a screenshot does, with or without the page's JavaScript):
+    what sits in a size container of a section laid out late is styled only then (see
+    render_everything). For a test that reads one lab, laid out by lab(), not the whole page."""
+    page.screenshot()
+
+
 def lab(page, name):
     """The lab's section. With JavaScript on, it is brought into view (which starts it, as
     reaching it does for a reader) and returned once its script has made it ready."""

@@ -10,6 +10,7 @@ check that the build's drawing and the browser's are the same (tests/support/vie
 A view's own tests read its markup this way: in Node, without a browser.
 """
 
+import hashlib
 import json
 import random
 import re
@@ -49,12 +50,14 @@ class LabViews:
     """A Node process that draws lab states on request (lab_views.js --lines)."""
 
     def __init__(self, dist_dir: Path):
+        # The site's files go with the first request only: the process keeps their sandbox.
         self.base = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir)}
         self.process = subprocess.Popen(["node", str(lab_views.RENDERER), "--lines"], cwd=ROOT, text=True,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def draw_many(self, lab: str, states: list[dict]) -> list[Drawing]:
         request = self.base | {"drawings": [{"lab": lab, "state": state} for state in states]}
+        self.base = {"schema": self.base["schema"]}
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         answer = json.loads(self.process.stdout.readline())
@@ -134,7 +137,7 @@ def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int 
 def check_views(dist_dir: Path, labs: dict[str, list[dict]]) -> dict:
     """views_check.js over these states: {checked: {lab: n}, mismatches: [...], errors: [...]}."""
     request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir), "labs": labs}
-    result = subprocess.run(["node", str(CHECKER)], input=json.dumps(request), capture_output=True, text=True,
+    result = subprocess.run(["node", "--max-semi-space-size=64", str(CHECKER)], input=json.dumps(request), capture_output=True, text=True,
                             cwd=ROOT, timeout=600)
     if result.returncode != 0:
         raise AssertionError(f"tests/support/views_check.js failed:\n{result.stderr[-3000:]}")
@@ -160,12 +163,38 @@ def draw_chunks(dist_dir: Path, corpus: dict, drawings: list[dict], scripts: tup
     script holds (the passage card's "card")."""
     extra = [{"name": f"assets/scripts/{name}.js", "code": (dist_dir / "assets" / "scripts" / f"{name}.js").read_text("utf-8")}
              for name in scripts]
-    request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir) + extra, "corpus": corpus, "drawings": drawings}
-    result = subprocess.run(["node", str(OF_CHUNKS)], input=json.dumps(request), capture_output=True, text=True,
-                            cwd=ROOT, timeout=300)
-    if result.returncode != 0:
-        raise AssertionError(f"tests/support/views_of_chunks.js failed:\n{result.stderr[-3000:]}")
-    answer = json.loads(result.stdout)
+    sources = dist_sources(dist_dir) + extra
+    request = {"schema": schema_of(dist_dir), "corpus": corpus, "drawings": drawings}
+    answer = chunk_drawer(sources).answer(request)
     if "error" in answer:
         raise AssertionError(f"a view could not draw the chunks: {answer['error']}")
     return [ChunkDrawing(**drawing) for drawing in answer["drawings"]]
+
+
+class ChunkDrawer:
+    """One Node process (views_of_chunks.js --lines) for every draw_chunks over the same site's
+    files: they go with its first request, and it keeps their sandbox."""
+
+    def __init__(self, sources: list[dict]):
+        self.sources = sources
+        self.process = subprocess.Popen(["node", str(OF_CHUNKS), "--lines"], cwd=ROOT, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def answer(self, request: dict) -> dict:
+        first, self.sources = self.sources, None
+        self.process.stdin.write(json.dumps(request | ({"sources": first} if first else {})) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise AssertionError("tests/support/views_of_chunks.js stopped (its error is in the test's captured stderr)")
+        return json.loads(line)
+
+
+_drawers: dict[str, ChunkDrawer] = {}  # the sources' digest -> its process, for the test session
+
+
+def chunk_drawer(sources: list[dict]) -> ChunkDrawer:
+    key = hashlib.sha256(json.dumps(sources).encode("utf-8")).hexdigest()
+    if key not in _drawers or _drawers[key].process.poll() is not None:
+        _drawers[key] = ChunkDrawer(sources)
+    return _drawers[key]

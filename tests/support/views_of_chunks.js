@@ -11,6 +11,10 @@
  *
  * Each drawing also goes over the one before in a DOM (happy-dom), as the browser redraws, and
  * must leave the tree the HTML parses to (as tests/support/views_check.js proves for the labs).
+ *
+ * With --lines it answers one request per line (a JSON line each); a request there without
+ * sources draws in the sandbox of the last one that had them, as a page draws views over
+ * several corpora (tests/support/views.py sends the site's files once per set of files).
  */
 "use strict";
 const { Window } = require("happy-dom");
@@ -22,8 +26,8 @@ const { drawingTree: tree } = require("./drawing_tree.js");
 const window = new Window();
 globalThis.document = window.document;
 
-async function answer(request) {
-  const { RAG } = sandbox(request.sources);  // the lab files define the views they show
+async function answer(request, made) {
+  const { RAG } = made;  // the lab files define the views they show
   const corpus = RAG.corpus.fromChunks(request.corpus.chunks, request.corpus);
   const outputs = new Map();  // view -> the element it is redrawn in
   const drawings = request.drawings.map(({ view, input, state }) => {
@@ -48,14 +52,28 @@ async function answer(request) {
   return { drawings };
 }
 
+async function answered(request, kept) {
+  try {
+    if (!kept) throw new Error("the first request must carry the sources");
+    return await answer(request, kept);
+  } catch (error) {
+    return { error: String(error && error.stack ? error.stack : error) };
+  }
+}
+
 (async () => {
+  if (process.argv.includes("--lines")) {
+    let kept = null;
+    for await (const line of require("node:readline").createInterface({ input: process.stdin })) {
+      if (!line.trim()) continue;
+      const request = JSON.parse(line);
+      if (request.sources) kept = sandbox(request.sources);
+      process.stdout.write(JSON.stringify(await answered(request, kept)) + "\n");
+    }
+    return;
+  }
   let text = "";
   for await (const chunk of process.stdin) text += chunk;
-  let result;
-  try {
-    result = await answer(JSON.parse(text));
-  } catch (error) {
-    result = { error: String(error && error.stack ? error.stack : error) };
-  }
-  process.stdout.write(JSON.stringify(result));
+  const request = JSON.parse(text);
+  process.stdout.write(JSON.stringify(await answered(request, sandbox(request.sources))));
 })();

@@ -15,6 +15,7 @@ from site_src.labs.map import data as map_lab
 from site_src.labs.map import projection
 from support.caches import build_vectors
 from support.labs import hash_of, lab, open_page
+from support.paths import ROOT
 from support.pictures import shoot_everywhere
 from support.views import markup, text
 
@@ -107,14 +108,27 @@ def test_a_question_is_placed_at_the_cosine_weighted_mean_of_its_nearest_passage
 # ------------------------------------------------------------------ the cache
 
 
-def test_the_projections_are_computed_once_then_read_back(tmp_path, monkeypatch):
+def test_the_projections_are_computed_once_then_read_back(data, tmp_path, monkeypatch):
+    """A cold cache computes once and reads the same numbers back; the session's build left the
+    real projections of the page's passages in the project's cache, read back with nothing
+    computed. (Computing them here would cost scikit-learn's import and t-SNE: 20 s of the suite.)"""
     vectors = np.random.default_rng(1).normal(size=(12, 8))
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    computed = []
+
+    def planes(v):  # projection.planes' shape of answer, in numbers JSON must carry exactly
+        computed.append(v)
+        return {method: np.random.default_rng(i).normal(size=(len(v), 2)) for i, method in enumerate(projection.METHODS)}
+
+    monkeypatch.setattr(projection, "planes", planes)
     first = map_lab.cached_planes(vectors, tmp_path)
-    assert set(first) == set(projection.METHODS) and all(p.shape == (12, 2) for p in first.values())
-    monkeypatch.setattr(projection, "planes", lambda v: pytest.fail("computed again on a warm cache"))
     again = map_lab.cached_planes(vectors, tmp_path)
+    assert len(computed) == 1, "computed again on a warm cache"
     assert all(np.array_equal(first[m], again[m]) for m in projection.METHODS)
+    monkeypatch.setattr(projection, "planes", lambda v: pytest.fail("computed again on the build's warm cache"))
+    passages = np.asarray(build_vectors([p["text"] for p in data["passages"]]), dtype=np.float64)
+    built = map_lab.cached_planes(passages, ROOT / ".cache")  # where the session's build keeps them
+    assert set(built) == set(projection.METHODS) and all(p.shape == (len(passages), 2) for p in built.values())
 
 
 def test_an_edit_of_the_projection_code_or_new_vectors_misses_the_cache(tmp_path, monkeypatch):
