@@ -76,10 +76,12 @@ STACKED_UP_TO = 12  # ...unless it has more rows: a long table scrolls in its bo
 def labelled_cells(table: str) -> str:
     """A table of STACKED_FROM columns or more and at most STACKED_UP_TO rows is marked to stack
     into cards on a phone (tables.css): each body cell carries its column's heading (data-label),
-    shown beside the value. Other tables are left as they are.
+    shown beside the value. A cell that holds elements (code, a link) wraps them in one
+    span.cell, so that they flow as one line beside the heading; plain text needs no wrapper.
+    Other tables are left as they are.
 
     Example: labelled_cells("<table><thead><tr><th>a</th><th>b</th><th>c</th></tr></thead><tbody><tr><td>1</td>…")
-             -> '<table class="stack"><thead>…<td data-label="a"><span class="cell">1</span></td>…'
+             -> '<table class="stack"><thead>…<td data-label="a">1</td>…'
     """
     head = re.search(r"<thead>(.*?)</thead>", table, flags=re.S)
     if not head:
@@ -93,7 +95,8 @@ def labelled_cells(table: str) -> str:
         cells = iter(labels)
 
         def cell(td: re.Match) -> str:
-            return f'<td data-label="{escape(next(cells, ""))}"{td.group(1)}><span class="cell">{td.group(2)}</span></td>'
+            content = td.group(2) if "<" not in td.group(2) else f'<span class="cell">{td.group(2)}</span>'
+            return f'<td data-label="{escape(next(cells, ""))}"{td.group(1)}>{content}</td>'
         return re.sub(r"<td([^>]*)>(.*?)</td>", cell, match.group(0), flags=re.S)
 
     body = re.sub(r"<tr>.*?</tr>", row, table[head.end():], flags=re.S)
