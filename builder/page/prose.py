@@ -65,8 +65,18 @@ def template_line(error: Exception) -> str:
     return str(lines[-1]) if lines else "?"
 
 
+# latex2mathml writes \mathrm{score} as one upright <mi> per letter; a name of several letters
+# in one <mi> is upright by itself (MathML Core), and reads as one name to a screen reader.
+UPRIGHT_LETTERS = re.compile(r'(?:<mi mathvariant="normal">[^<]</mi>){2,}')
+
+
 def math(latex: str, display: bool = False) -> Markup:
-    return Markup(latex2mathml.converter.convert(latex, display="block" if display else "inline"))
+    """LaTeX as MathML, each upright name one <mi>.
+
+    Example: math("\\mathrm{TF}") -> '<math …><mrow><mi>TF</mi></mrow></math>'
+    """
+    mathml = latex2mathml.converter.convert(latex, display="block" if display else "inline")
+    return Markup(UPRIGHT_LETTERS.sub(lambda m: "<mi>" + "".join(re.findall(r">([^<])<", m.group(0))) + "</mi>", mathml))
 
 
 STACKED_FROM = 3    # columns: a prose table this wide becomes a stack of cards on a phone...
