@@ -15,7 +15,8 @@ with its time:
     samples       the code samples' inputs checked against the corpus (builder/page/sample_checks.py)
     labs          each lab's data step (site_src/labs/<name>/data.py, found by builder/labs.py)
     render page   prose, claims, samples run, figures, labs drawn -> the page (builder/page/render.py)
-    write         dist/, swapped in atomically (builder/page/output.py)
+    write         dist/, swapped in atomically (builder/page/output.py), the pages in lean markup
+                  (builder/page/lean_html.py)
 """
 
 import sys
@@ -37,6 +38,7 @@ from builder.lucene_norms import norms_data
 from builder.model_card import learned_positions
 from builder.fusion_example import rrf_example
 from builder.page.corpus_page import render_corpus_page
+from builder.page.lean_html import lean_html
 from builder.page.left_out import LeftOut
 from builder.page.output import StagedOutput, to_json
 from builder.page import reading_time
@@ -268,7 +270,7 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: 
     staged = StagedOutput(out_dir)
     try:
         with log.stage("write") as stage:
-            staged.write("index.html", page.html)
+            staged.write("index.html", lean_html(page.html))
             for name, content in page.assets:
                 staged.write(name, content)
             for name, content in shipped:
@@ -277,7 +279,7 @@ def build_site(corpus_dir: Path, out_dir: Path, cache_dir: Path, strict_claims: 
                 else:
                     staged.write(name, content)
             staged.write("data/rag.json", to_json(data))
-            staged.write("corpus.html", render_corpus_page(site.corpus, data))
+            staged.write("corpus.html", lean_html(render_corpus_page(site.corpus, data)))
             stage.summary = "index.html, corpus.html, assets/, data/rag.json"
         staged.commit()
     except BaseException:

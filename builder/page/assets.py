@@ -9,7 +9,7 @@
     assets/scripts/<n>.js   a script some labs share (SHARED), loaded by the first that needs it:
                             assets/scripts/engine.js is site_src/engine/: ENGINE, in this order;
                             the others are site_src/scripts/<n>.js; assets/scripts/views.js
-                            (Preact and DRAWING, which draw every lab) by the first lab
+                            (Preact, DRAWING and LAB_RUNTIME, which draw and run every lab) by the first lab
                             that starts; the embedding model's worker and the scripts it imports
                             (WORKER), only once the reader asks for the model
     assets/scripts/card.js, assets/card.css   the passage card (site_src/views/card.js, card.css),
@@ -39,7 +39,11 @@ from builder.sources import ROOT, SITE_SRC, VIEWS as VIEWS_DIR
 # What draws the labs' views, after Preact in assets/scripts/views.js (and run by the build's Node
 # renderer, builder/page/lab_views.py): the views' runtime, the corpus they read, the kit they share.
 DRAWING = ("views.js", "corpus.js", "kit.js")
-RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "page-data.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "predict.js", "start.js")
+# What a started lab needs besides its drawing, after DRAWING in assets/scripts/views.js: the build's
+# data, checked (the Node renderer reads page-data.js on its own), and a lab's context (controls,
+# state, link). Not in RUNTIME: no reader needs them before the first lab starts.
+LAB_RUNTIME = ("page-data.js", "lab-context.js")
+RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "predict.js", "start.js")
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
@@ -143,15 +147,16 @@ def runtime_script() -> str:
 
 
 def views_script() -> str:
-    """What draws every lab, loaded when the first one starts: Preact's minified browser build, as
-    published (its source map is not shipped), then DRAWING (runtime/views.js, corpus.js, kit.js)."""
+    """What draws and runs every lab, loaded when the first one starts: Preact's minified browser
+    build, as published (its source map is not shipped), then DRAWING (runtime/views.js, corpus.js,
+    kit.js) and LAB_RUNTIME (runtime/page-data.js, lab-context.js)."""
     if not PREACT.is_file():
         raise FileNotFoundError(f"{PREACT} is missing: the labs are drawn with Preact (fix: run `npm ci`)")
     lines = PREACT.read_text("utf-8").splitlines()
     preact = "\n".join(line for line in lines if not line.startswith("//# sourceMappingURL=")) + "\n"
-    for name in DRAWING:  # each file on its own, so an error names its line
+    for name in (*DRAWING, *LAB_RUNTIME):  # each file on its own, so an error names its line
         minify_js((SITE_SRC / "runtime" / name).read_text("utf-8"), f"site_src/runtime/{name}")
-    return preact + minify_js(joined(SITE_SRC / "runtime", DRAWING), "site_src/runtime")
+    return preact + minify_js(joined(SITE_SRC / "runtime", (*DRAWING, *LAB_RUNTIME)), "site_src/runtime")
 
 
 def files(data: dict) -> list[tuple[str, str | bytes]]:

@@ -65,8 +65,18 @@ def template_line(error: Exception) -> str:
     return str(lines[-1]) if lines else "?"
 
 
+# latex2mathml writes \mathrm{score} as one upright <mi> per letter; a name of several letters
+# in one <mi> is upright by itself (MathML Core), and reads as one name to a screen reader.
+UPRIGHT_LETTERS = re.compile(r'(?:<mi mathvariant="normal">[^<]</mi>){2,}')
+
+
 def math(latex: str, display: bool = False) -> Markup:
-    return Markup(latex2mathml.converter.convert(latex, display="block" if display else "inline"))
+    """LaTeX as MathML, each upright name one <mi>.
+
+    Example: math("\\mathrm{TF}") -> '<math …><mrow><mi>TF</mi></mrow></math>'
+    """
+    mathml = latex2mathml.converter.convert(latex, display="block" if display else "inline")
+    return Markup(UPRIGHT_LETTERS.sub(lambda m: "<mi>" + "".join(re.findall(r">([^<])<", m.group(0))) + "</mi>", mathml))
 
 
 STACKED_FROM = 3    # columns: a prose table this wide becomes a stack of cards on a phone...
@@ -76,10 +86,12 @@ STACKED_UP_TO = 12  # ...unless it has more rows: a long table scrolls in its bo
 def labelled_cells(table: str) -> str:
     """A table of STACKED_FROM columns or more and at most STACKED_UP_TO rows is marked to stack
     into cards on a phone (tables.css): each body cell carries its column's heading (data-label),
-    shown beside the value. Other tables are left as they are.
+    shown beside the value. A cell that holds elements (code, a link) wraps them in one
+    span.cell, so that they flow as one line beside the heading; plain text needs no wrapper.
+    Other tables are left as they are.
 
     Example: labelled_cells("<table><thead><tr><th>a</th><th>b</th><th>c</th></tr></thead><tbody><tr><td>1</td>…")
-             -> '<table class="stack"><thead>…<td data-label="a"><span class="cell">1</span></td>…'
+             -> '<table class="stack"><thead>…<td data-label="a">1</td>…'
     """
     head = re.search(r"<thead>(.*?)</thead>", table, flags=re.S)
     if not head:
@@ -93,7 +105,8 @@ def labelled_cells(table: str) -> str:
         cells = iter(labels)
 
         def cell(td: re.Match) -> str:
-            return f'<td data-label="{escape(next(cells, ""))}"{td.group(1)}><span class="cell">{td.group(2)}</span></td>'
+            content = td.group(2) if "<" not in td.group(2) else f'<span class="cell">{td.group(2)}</span>'
+            return f'<td data-label="{escape(next(cells, ""))}"{td.group(1)}>{content}</td>'
         return re.sub(r"<td([^>]*)>(.*?)</td>", cell, match.group(0), flags=re.S)
 
     body = re.sub(r"<tr>.*?</tr>", row, table[head.end():], flags=re.S)

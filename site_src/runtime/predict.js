@@ -1,6 +1,6 @@
 /* predict.js: the predictions before the labs (builder/page/predictions.py draws each frame,
  * site_src/templates/_prediction.html). The reader picks what they expect; the frame then says
- * what to set in the lab; once the lab's live state holds the frame's `data-when` (labs.js tells
+ * what to set in the lab; once the lab's live state holds the frame's `data-when` (lab-context.js tells
  * every drawing with a "rag:lab-drawn" event {name, state}), the frame says whether the pick was
  * right, with what the lab shows, and says it in the frame's own polite region (the lab's summary
  * goes to the page's, as the reader drags). The right choice (data-answer) is the build's,

@@ -27,7 +27,7 @@
  *
  * The build runs accept, props and view in Node on the same files the browser loads and writes
  * the HTML into the page (builder/page/lab_views.py), for readers without JavaScript and the
- * first paint; the browser redraws with Preact (labs.js). One piece of code draws both, and a
+ * first paint; the browser redraws with Preact (lab-context.js). One piece of code draws both, and a
  * test renders every preset state both ways.
  */
 (() => {
