@@ -12,7 +12,9 @@
  * the model comes from the page's corpus (corpus.search(text, null): its BM25 index, built once).
  * Each fused passage says which positions RRF read ("from dense 5 + BM25 1"); every row carries the
  * tracer's badges (right passage, outdated, forum post, staff only); the filter says what it
- * removed; and the top cosine is set against the build's floor (own.floor, builder/cosine_floor.py). */
+ * removed; and the top cosine is set against the build's floor (own.floor, builder/cosine_floor.py).
+ * A question searched live is also drawn by the hybrid view (site_src/views/hybrid.js), in a panel
+ * just after the lab, with its slope chart and sliders (sync, below). */
 (() => {
   const h = RAG.h;
   const kit = RAG.kit;
@@ -191,6 +193,37 @@
       return `\u201c${props.text}\u201d${statusOf(props)}` + (props.floor ? ` ${props.floor}` : "");
     },
 
+    /** A question searched live is drawn by the hybrid view too, just after the lab: its chart and
+     *  sliders show what fusion does with this question's two lists. Mounted once (the frame's
+     *  slot moves out of the lab, into a panel of its own, so the lab's drawing stays the lab's),
+     *  then redrawn for each new question at the reader's k and depth; hidden for a preset (the
+     *  hybrid lab shows those) and for BM25 alone. */
+    sync(ctx) {
+      const { found } = ctx.local;
+      const live = found && found.text === ctx.state.text ? found : null;
+      if (ctx.fusion) ctx.fusion.panel.hidden = !live;
+      if (!live || (ctx.fusion && ctx.fusion.found === live)) return;
+      if (ctx.fusion) {
+        ctx.fusion.found = live;
+        ctx.fusion.view.show({ linked: null, stops: {} });
+        ctx.fusion.view.set({ q: "live" });
+        return;
+      }
+      const slot = ctx.find('[data-mount="hybrid"]');
+      if (!slot) return;
+      const panel = RAG.el("section", { class: "lab ask-fusion", "aria-label": "Fusion, for your question: the hybrid view" });
+      const box = RAG.el("div", { class: "ask-fusion-view" });
+      box.append(slot.querySelector("template[data-controls]").content.cloneNode(true), RAG.el("div", { class: "lab-output" }));
+      slot.append(box);
+      slot.hidden = false;
+      panel.append(slot);
+      ctx.root.after(panel);
+      const { corpus, data, own } = ctx.input;
+      const input = { corpus, sliders: own.sliders, prefix: "ask-hybrid" };
+      ctx.fusion = { panel, found: live,
+        view: RAG.mountView(box, "hybrid", input, { q: "live", k: data.settings.rrf_k, depth: data.settings.fusion_depth }) };
+    },
+
     setup(ctx) {
       const { data, corpus } = ctx.input;
       const field = ctx.find('input[name="ask-text"]');
@@ -215,15 +248,20 @@
       const searchLive = () => {
         const text = ctx.state.text;
         if (!model || !text.trim() || isPreset(text)) return;
+        // The page's question asked live is the one shown (the other labs and the hybrid view read it).
+        const ask = ({ runs, vector }) => ctx.input.corpus.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
         if (results.has(text)) {
-          if (results.get(text)) ctx.show({ found: results.get(text) });
+          if (results.get(text)) {
+            ask(results.get(text));
+            ctx.show({ found: results.get(text) });
+          }
           return;
         }
         results.set(text, null);  // asked; the answer follows
         search(text).then(({ runs, vector, wordpieces }) => {
-          const found = { text, runs, wordpieces };
+          const found = { text, runs, wordpieces, vector };
           results.set(text, found);
-          ctx.input.corpus.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
+          ask(found);
           if (ctx.state.text === text) {
             ctx.show({ found });
             RAG.announce(`\u201c${text}\u201d: every number below was computed live in your browser.`);

@@ -687,3 +687,51 @@ def test_without_workers_or_webassembly_the_control_says_what_is_missing(make_pa
     assert section.locator(".live-note").text_content() == f"The model cannot run here: {why}."
     ask_text(section, "why does my export to markdown lose images")
     assert len(stage_ids(section, "bm25")) == 5  # BM25 still runs, as without the model
+
+
+# ------------------------------------------------------------------ the hybrid view of a typed question
+
+
+def chart_order(box) -> list[str]:
+    """The hybrid view's chart, its passages in fused order (its nodes stand in the corpus's order)."""
+    return box.locator(".slope-node").evaluate_all(
+        "els => els.sort((a, b) => a.dataset.rank - b.dataset.rank).map((e) => e.dataset.pid)")
+
+
+def fused_by_python(run, k, depth) -> list[str]:
+    from engine.fusion import rrf
+    return [pid for pid, _ in rrf([[pid for pid, _ in run[key][:depth]] for key in ("dense", "bm25")], k)]
+
+
+@pytest.mark.browser
+def test_a_question_searched_live_is_drawn_by_the_hybrid_view_whose_sliders_fuse_its_own_lists(live_page, data):
+    """Under the stages, the hybrid view of the typed question: its chart is Python's RRF over the
+    live dense and BM25 lists, at the page's k and depth, then at the depth the reader sets with
+    the keyboard; the Ask lab's own redraws leave the view's sliders alone; a second question is
+    drawn at the reader's depth; a preset hides it (the hybrid lab shows presets)."""
+    section = lab(live_page, "ask")
+    fusion = live_page.locator("#lab-ask + section.ask-fusion")
+    first, second = "Can I edit notes on the plane without internet?", "How do I get my money back?"
+    ask_text(section, first)
+    expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE, timeout=20_000)  # the first search warms the worker
+    expect(fusion).to_be_visible()
+    run = live_page.evaluate(LIVE_SEARCH_JS, first)["runs"]
+    assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, settings.FUSION_DEPTH) == [p for p, _ in run["hybrid"]]
+    expect(fusion.locator(".lab-status")).to_have_text(re.compile(r"^Asked live, so no right passage is known"))
+    depth = fusion.locator('input[data-key="depth"]')
+    depth.focus()
+    live_page.keyboard.press("Home")
+    live_page.keyboard.press("ArrowRight")
+    expect(fusion.locator('output[data-shows="depth"]')).to_have_text("2")
+    assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, 2)
+    ask_text(section, second)
+    expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE)
+    run = live_page.evaluate(LIVE_SEARCH_JS, second)["runs"]
+    expect(fusion.locator(".slope-node")).to_have_count(len(fused_by_python(run, settings.RRF_K, 2)))
+    assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, 2)
+    ask_text(section, first)  # searched before: drawn again from what the browser kept
+    run = live_page.evaluate(LIVE_SEARCH_JS, first)["runs"]
+    expect(fusion.locator(".slope-node")).to_have_count(len(fused_by_python(run, settings.RRF_K, 2)))
+    assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, 2)
+    ask_text(section, ask.STATE["text"])
+    expect(fusion).to_be_hidden()
