@@ -92,22 +92,22 @@
 
   const cosine = (x) => RAG.fixed(x, 3);
 
-  /** The top cosine against the build's floor: whether it can say the help center may not answer. */
+  /** Where the top cosine falls against the build's floor figures. Whether a floor separates
+   *  answered from unanswerable questions is said once, by the prose before the lab (a checked
+   *  claim); this line places the reader's question, under the dense list that gave the cosine. */
   function floorText(top, floor) {
     if (!floor || top === null) return null;
     const low = floor.answered.cosine;
     const high = floor.unanswerable.cosine;
-    const said = `Top cosine ${cosine(top)}. `;
+    const said = `Top cosine ${cosine(top)}: `;
     if (floor.separates) {
       return said + (top < low
-        ? `That is below ${cosine(low)}, the lowest top cosine of a golden question answered at rank 1: the help center may not answer this.`
-        : `Questions the help center cannot answer stay below ${cosine(high)} here; this one reaches the answered questions\u2019 range.`);
+        ? `below ${cosine(low)}, the lowest top cosine of a golden question answered at rank 1: the help center may not answer this.`
+        : `at or above ${cosine(low)}, where the golden questions answered at rank 1 start; questions the help center cannot answer stay below ${cosine(high)}.`);
     }
-    const where = top < low ? "below every answered one: the help center may not answer this"
-      : top > high ? "above every unanswerable one"
-        : "between the two, where both kinds of question fall";
-    return said + `No cosine floor separates answered from unanswerable questions here: golden questions answered at rank 1 ` +
-      `start at ${cosine(low)}, questions the help center cannot answer reach ${cosine(high)}. This one is ${where}.`;
+    if (top < low) return said + `below every golden question answered at rank 1 (they start at ${cosine(low)}): the help center may not answer this.`;
+    if (top > high) return said + `above every question the help center cannot answer (they reach ${cosine(high)}).`;
+    return said + `between ${cosine(low)} and ${cosine(high)}, where answered and unanswerable questions both fall.`;
   }
 
   const stage = (key, n, title, wide, ...body) => h("div", { class: ["ask-stage", wide && "ask-wide"], "data-stage": key },
@@ -160,12 +160,12 @@
       const ranked = (key, digits) => {
         const pairs = runs && runs[key === "fused" ? "hybrid" : key];
         const origin = key === "fused" ? (pid) => originOf(runs, pid, props.depth) : null;
-        if (pairs) return [source(provenance), list(pairs, digits, props, origin)];
+        const floor = key === "dense" && props.floor ? h("p", { class: "ask-source ask-floor" }, props.floor) : null;
+        if (pairs) return [source(provenance), list(pairs, digits, props, origin), floor];
         return [source(runs ? "waiting for the model" : "waiting for a question"), ...(runs ? needsModel : [])];
       };
       return [
         h("p", { class: "lab-status" }, kind === "empty" ? "Type a question above." : ["\u201c", h("bdi", null, props.text), `\u201d${statusOf(props)}`]),
-        props.floor ? h("p", { class: "ask-floor" }, props.floor) : null,
         h("div", { class: "ask-stages" },
           STAGES.map(([key, title, digits], i) => stage(key, i + 1, title, false, ...ranked(key, digits))),
           stage("filter", 4, "Who may read it", false,

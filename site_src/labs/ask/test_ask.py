@@ -138,13 +138,16 @@ def test_a_preset_is_drawn_with_the_builds_numbers_at_every_stage(views, data):
 
 
 def floor_said(top, floor):
-    """What the lab says of a top cosine, written here from the floor's figures."""
+    """What the lab says of a top cosine, written here from the floor's figures (whether a floor
+    separates the two sets is the prose's sentence, said once: test_the_floor_is_said_once...)."""
     low, high = floor["answered"]["cosine"], floor["unanswerable"]["cosine"]
     assert not floor["separates"], "the corpus's floor now separates the sets: write that case here too"
-    where = ("below every answered one: the help center may not answer this" if top < low
-             else "above every unanswerable one" if top > high else "between the two, where both kinds of question fall")
-    return (f"Top cosine {top:.3f}. No cosine floor separates answered from unanswerable questions here: golden questions "
-            f"answered at rank 1 start at {low:.3f}, questions the help center cannot answer reach {high:.3f}. This one is {where}.")
+    if top < low:
+        return (f"Top cosine {top:.3f}: below every golden question answered at rank 1 (they start at {low:.3f}): "
+                "the help center may not answer this.")
+    if top > high:
+        return f"Top cosine {top:.3f}: above every question the help center cannot answer (they reach {high:.3f})."
+    return f"Top cosine {top:.3f}: between {low:.3f} and {high:.3f}, where answered and unanswerable questions both fall."
 
 
 def badge_texts(p, rights):
@@ -735,3 +738,16 @@ def test_a_question_searched_live_is_drawn_by_the_hybrid_view_whose_sliders_fuse
     assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, 2)
     ask_text(section, ask.STATE["text"])
     expect(fusion).to_be_hidden()
+
+
+def test_the_floor_is_said_once_by_the_prose_and_the_lab_places_the_question_under_its_dense_list(dist_dir, data):
+    """That no cosine floor separates answered from unanswerable questions is the prose's checked
+    sentence before the lab; the lab does not say it again, and its line on the top cosine stands
+    in the dense stage, under the list whose first cosine it is."""
+    page = markup((dist_dir / "index.html").read_text("utf-8"))
+    assert text_of(page.css_first("#lab-ask").parent).count("floor separates") == 1
+    assert "floor separates" not in text_of(page.css_first("#lab-ask"))
+    floor = page.css_first('#lab-ask [data-stage="dense"] .ask-floor')
+    assert floor is not None and len(page.css("#lab-ask .ask-floor")) == 1
+    run = data["runs"][next(q["id"] for q in data["questions"] if q["text"] == ask.STATE["text"])]
+    assert text_of(floor) == floor_said(run["dense"][0][1], data["labs"]["ask"]["floor"])
