@@ -134,11 +134,7 @@ def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int 
 def check_views(dist_dir: Path, labs: dict[str, list[dict]]) -> dict:
     """views_check.js over these states: {checked: {lab: n}, mismatches: [...], errors: [...]}."""
     request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir), "labs": labs}
-    result = subprocess.run(["node", str(CHECKER)], input=json.dumps(request), capture_output=True, text=True,
-                            cwd=ROOT, timeout=600)
-    if result.returncode != 0:
-        raise AssertionError(f"tests/support/views_check.js failed:\n{result.stderr[-3000:]}")
-    return json.loads(result.stdout)
+    return lab_views.node_json(CHECKER, request, "the views could not be checked", AssertionError, timeout=600)
 
 
 # ----------------------------------------------------------- a view over a corpus of chunks
@@ -161,11 +157,5 @@ def draw_chunks(dist_dir: Path, corpus: dict, drawings: list[dict], scripts: tup
     extra = [{"name": f"assets/scripts/{name}.js", "code": (dist_dir / "assets" / "scripts" / f"{name}.js").read_text("utf-8")}
              for name in scripts]
     request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir) + extra, "corpus": corpus, "drawings": drawings}
-    result = subprocess.run(["node", str(OF_CHUNKS)], input=json.dumps(request), capture_output=True, text=True,
-                            cwd=ROOT, timeout=300)
-    if result.returncode != 0:
-        raise AssertionError(f"tests/support/views_of_chunks.js failed:\n{result.stderr[-3000:]}")
-    answer = json.loads(result.stdout)
-    if "error" in answer:
-        raise AssertionError(f"a view could not draw the chunks: {answer['error']}")
+    answer = lab_views.node_json(OF_CHUNKS, request, "a view could not draw the chunks", AssertionError)
     return [ChunkDrawing(**drawing) for drawing in answer["drawings"]]

@@ -170,13 +170,7 @@ def test_each_stage_says_why_origins_badges_removals_and_the_floor(views, data):
         saw["below"] += run["dense"][0][1] < own["floor"]["answered"]["cosine"]
         for li in stage["fused"].css("li.result[data-pid]"):
             pid = li.attributes["data-pid"]
-            parts = []
-            for name, key in (("dense", "dense"), ("BM25", "bm25")):
-                ids = [i for i, _ in run[key]]
-                if pid in ids[:depth]:
-                    first, last = places([[i, round_score(s)] for i, s in run[key]])[ids.index(pid)]
-                    parts.append(f"{name} {ids.index(pid) + 1}" + (f" (tied for {first})" if last > first else ""))
-            assert text_of(li.css_first(".ask-origin")) == "from " + " + ".join(parts), (q["id"], pid)
+            assert text_of(li.css_first(".ask-origin")) == origin_said(run, pid, depth), (q["id"], pid)
         for key in ("dense", "bm25", "fused", "filter"):
             for li in stage[key].css("li.result[data-pid]"):
                 p = by_id[li.attributes["data-pid"]]

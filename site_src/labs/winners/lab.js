@@ -223,13 +223,8 @@
       ctx.on(ctx.output, "click", (event) => {
         const svg = event.target.closest && event.target.closest("svg.winners-scatter");
         if (!svg) return;
-        let best = null;
-        for (const dot of svg.querySelectorAll(".winners-dot")) {
-          const box = dot.getBoundingClientRect();
-          const distance = Math.hypot(box.x + box.width / 2 - event.clientX, box.y + box.height / 2 - event.clientY);
-          if (distance <= 22 && (!best || distance < best.distance)) best = { id: dot.dataset.qid, distance };
-        }
-        ctx.show({ picked: best ? best.id : null });
+        const dot = RAG.kit.nearestDot(svg.querySelectorAll(".winners-dot"), event);
+        ctx.show({ picked: dot ? dot.dataset.qid : null });
       });
       // The keyboard: a dot that takes the focus names its question (and keeps the tab stop);
       // the arrow keys, Home and End move to another question's dot, in golden-set order.
