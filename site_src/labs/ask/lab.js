@@ -160,7 +160,7 @@
       const ranked = (key, digits) => {
         const pairs = runs && runs[key === "fused" ? "hybrid" : key];
         const origin = key === "fused" ? (pid) => originOf(runs, pid, props.depth) : null;
-        const floor = key === "dense" && props.floor ? h("p", { class: "ask-source ask-floor" }, props.floor) : null;
+        const floor = key === "dense" && props.floor ? h("p", { class: "ask-floor" }, props.floor) : null;
         if (pairs) return [source(provenance), list(pairs, digits, props, origin), floor];
         return [source(runs ? "waiting for the model" : "waiting for a question"), ...(runs ? needsModel : [])];
       };
