@@ -3,7 +3,8 @@
     data.py           its data step: data(build) -> dict, kept as data["labs"][<name>]; STATE, the
                       state the page opens on. Optional: SCRIPTS (shared scripts its view needs),
                       VIEWS (the views of site_src/views/ it shows), BUILD_ONLY (keys of its data
-                      the browser never reads), load_content(root, out) (its hand-written part of
+                      the browser never reads), PRACTICE (what it asks of the render step's
+                      practice: where its questions as written are, where it wants them rendered), load_content(root, out) (its hand-written part of
                       corpus/), texts_to_embed(content) (texts the build must embed for it),
                       summary(data) (a few words for the build's log: what its data step made)
     lab.html          its frame: title, introduction, controls (extends templates/_lab.html)
@@ -58,6 +59,17 @@ class Lab:
     @property
     def build_only(self) -> tuple[str, ...]:
         return tuple(getattr(self.module, "BUILD_ONLY", ()))
+
+    @property
+    def practice(self) -> dict | None:
+        """What the lab asks of the render step, which renders the page's practice over the data
+        after the labs (builder/page/practice.py): the keys of its data that hold the questions
+        and predictions as written ("source", "predictions"), and the key it wants the rendered
+        questions under ("rendered"). None: it asks for none.
+
+        Example: BY_NAME["quiz"].practice -> {'source': 'source', 'predictions': 'prediction_source', 'rendered': 'questions'}
+        """
+        return getattr(self.module, "PRACTICE", None)
 
     def data(self, build) -> dict:
         return self.module.data(build)

@@ -101,14 +101,29 @@ def cache_key(request: dict) -> str:
     return digest.hexdigest()[:20]
 
 
-def run_renderer(request: dict) -> list[Drawing]:
-    result = subprocess.run([node(), str(RENDERER)], input=json.dumps(request), capture_output=True, text=True,
-                            cwd=ROOT, timeout=300)
+def node_json(script: Path, request: dict, refused: str, error: type[Exception] = ProseError, timeout: int = 300,
+              node_args: tuple[str, ...] = ()) -> dict:
+    """The JSON a Node script answers to a JSON request on its standard input: the build's
+    renderer, and the tests' scripts that draw views (tests/support/views.py). A script that
+    fails raises `error` naming it with the end of its stderr; an answer {"error": ...} raises
+    `error` with `refused` (what could not be done) and the script's words. `node_args` go to
+    Node itself (a larger young generation for a script that parses many pages).
+
+    Example: node_json(RENDERER, request, "a lab's view could not be drawn")["drawings"][0]["html"]
+    """
+    result = subprocess.run([node(), *node_args, str(script)], input=json.dumps(request), capture_output=True, text=True,
+                            cwd=ROOT, timeout=timeout)
     if result.returncode != 0:
-        raise ProseError(f"builder/page/lab_views.js failed:\n{result.stderr[-3000:]}")
+        name = script.relative_to(ROOT).as_posix() if script.is_relative_to(ROOT) else str(script)
+        raise error(f"{name} failed:\n{result.stderr[-3000:]}")
     answer = json.loads(result.stdout)
-    if "error" in answer:
-        raise ProseError(f"a lab's view could not be drawn:\n{answer['error']}")
+    if isinstance(answer, dict) and "error" in answer:
+        raise error(f"{refused}:\n{answer['error']}")
+    return answer
+
+
+def run_renderer(request: dict) -> list[Drawing]:
+    answer = node_json(RENDERER, request, "a lab's view could not be drawn")
     return [Drawing(**drawing) for drawing in answer["drawings"]]
 
 

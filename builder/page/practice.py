@@ -49,7 +49,6 @@ from builder.page.template_cache import from_string_cached
 from builder.sources import SECTION_FILE
 
 QUIZ_FILE = "corpus/quiz.yaml"
-QUIZ_LAB = "quiz"  # the lab that gathers every question (site_src/labs/quiz/)
 CHOICES = (3, 4)   # how many choices a question offers: two would be a coin toss
 NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 # The giveaways a quiz is checked against (see fairness()):

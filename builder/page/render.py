@@ -8,7 +8,8 @@ goes). Once the page's scripts are built, every placed lab's view is drawn by th
 script in Node (builder/page/lab_views.py) and put in place of its mark.
 
 {{ practice() }} at the end of a section draws that section's practice questions
-(builder/page/practice.py), rendered and checked before any section, and handed to the quiz lab.
+(builder/page/practice.py), rendered and checked before any section, and handed to the labs that
+ask for them (PRACTICE in a lab's data.py: the Check yourself lab).
 
 Built from a corpus the prose was not written for, `left_out` (builder/page/left_out.py) makes
 the prose lenient: what names data that corpus lacks is left out and noted, and the page opens
@@ -180,7 +181,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     if left_out is not None:
         bodies = [leaving.drop_failed_labs(body, views.placed, drawings, left_out) for body in bodies]
     if quiz is not None and left_out is None:
-        stated = practice.stated_above(quiz.questions, data["labs"][practice.QUIZ_LAB]["source"],
+        stated = practice.stated_above(quiz.questions, practice_written(data)[0]["source"],
                                        {s.slug: body for s, body in zip(sections, bodies)})
         quiz.giveaways.extend(stated)
         if strict_claims and stated:
@@ -208,10 +209,10 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
 def prepare_predictions(data: dict, facts: Facts, env, namespace: dict) -> tuple[dict[str, dict], list[str]]:
     """The predictions rendered over the data, each right choice found from it: {lab: prediction},
     and the problems (no right choice, or one of another form)."""
-    own = data["labs"].get(practice.QUIZ_LAB)
-    if not own or not own.get("prediction_source"):
+    written = practice_written(data)[0]
+    if not written or not written["predictions"]:
         return {}, []
-    shown, problems = predictions.render_predictions(own["prediction_source"], env,
+    shown, problems = predictions.render_predictions(written["predictions"], env,
                                                      {**namespace, **predictions.helpers(facts)})
     return {p["lab"]: p for p in shown}, problems
 
@@ -239,15 +240,31 @@ def prepare_practice(data: dict, facts: Facts, env, namespace: dict) -> practice
     """The practice questions rendered over the data and checked (what does not hold is in its
     problems); the quiz lab's part of the data (which its view, the browser and data/rag.json
     read) gets them, and so do the prose's helpers."""
-    own = data["labs"].get(practice.QUIZ_LAB)
-    if own is None:
+    written, asking = practice_written(data)
+    if not written:
         return None
     # A question may ask about a query or a setting the page does not show: the engine runs it here.
     namespace = {**namespace, **predictions.helpers(facts)}
-    quiz = practice.render_quiz(own["source"], env, namespace)
-    unplaced = practice.unplaced(quiz.questions, own["source"], section_files())
+    quiz = practice.render_quiz(written["source"], env, namespace)
+    unplaced = practice.unplaced(quiz.questions, written["source"], section_files())
     if unplaced:
         raise ProseError("\n".join(unplaced))
-    own["questions"] = quiz.questions
-    facts.data["labs"][practice.QUIZ_LAB]["questions"] = boxed(quiz.questions)
+    for lab in asking:  # each lab that asked gets them under the key it named
+        data["labs"][lab.name][lab.practice["rendered"]] = quiz.questions
+        facts.data["labs"][lab.name][lab.practice["rendered"]] = boxed(quiz.questions)
     return quiz
+
+
+def practice_written(data: dict) -> tuple[dict | None, list]:
+    """The page's practice as written, from the labs that ask for it (builder/labs.py
+    Lab.practice): {"source": questions, "predictions": predictions} (None when no lab placed
+    asks), and those labs. The render step names no lab: a lab says what it holds and wants.
+
+    Example: practice_written(data)[0]["source"][0]["id"] -> 'chunk-split'
+    """
+    asking = [lab for lab in labs.LABS if lab.practice and lab.name in data["labs"]]
+    if not asking:
+        return None, []
+    source = [q for lab in asking for q in data["labs"][lab.name][lab.practice["source"]]]
+    written = [p for lab in asking for p in data["labs"][lab.name].get(lab.practice["predictions"]) or []]
+    return {"source": source, "predictions": written}, asking

@@ -10,6 +10,7 @@
  *   rank(place)                        a row's span.rank: "2", or "2=" titled "tied for 2nd with err-4290"
  *   row({...}), emptyRow(text)         a passage in a ranked list (li.result), a list with none
  *   spoken(parts)                      what a drawing's parts say, as one line for screen readers
+ *   nearestDot(dots, event, reach)     the dot a tap or click meant: the nearest within a finger's width
  *
  * And, in the page, the passage card's opener: a click, a tap or Enter on a passage id in any lab
  * (a row's button.pid-open, or a focusable [data-pid] such as the hybrid view's rows) loads
@@ -137,7 +138,23 @@
     return parts.props ? spoken(parts.props.children) : "";
   }
 
-  RAG.kit = { onSlider, rankOf, placesOf, placeOf, rank, row, emptyRow, spoken, tieText };
+  /**
+   * The dot a tap or a click meant (browser only: it measures the dots): of `dots`, the one whose
+   * middle is nearest the event's point, within `reach` px (a finger's width: dots are small on
+   * a phone); null when none is that near.
+   * Example: nearestDot(svg.querySelectorAll("circle.map-passage"), event) -> the circle of err-4021, or null
+   */
+  function nearestDot(dots, { clientX, clientY }, reach = 22) {
+    let best = null;
+    for (const dot of dots) {
+      const box = dot.getBoundingClientRect();
+      const distance = Math.hypot(box.x + box.width / 2 - clientX, box.y + box.height / 2 - clientY);
+      if (distance <= reach && (!best || distance < best.distance)) best = { dot, distance };
+    }
+    return best ? best.dot : null;
+  }
+
+  RAG.kit = { onSlider, rankOf, placesOf, placeOf, rank, row, emptyRow, spoken, tieText, nearestDot };
 
   /* The passage card's opener (browser only; the build's Node renderer has no document). */
   if (typeof document === "undefined" || !document.addEventListener) return;

@@ -25,8 +25,8 @@
    * A lab's bar (templates/_lab.html) sticks to the top of the screen only while it leaves most
    * of the screen to what it changes: a bar taller than TALL_BAR of the window (a lab with many
    * fields, on a phone) scrolls with the page (position: static, set on the bar itself: layout,
-   * not part of the lab's drawing). Checked when the controls go in and whenever the window's
-   * size changes.
+   * not part of the lab's drawing). Checked when the controls go in, whenever the window's
+   * size changes, and whenever the bar's own size does.
    */
   const TALL_BAR = 0.45;
   function fitBar(section) {
@@ -38,6 +38,9 @@
     };
     fit();
     window.addEventListener("resize", fit);
+    // Its height changes with what it holds (a claim typed longer, a narrower layout settling
+    // after the resize event): decide again once the bar's new size is laid out.
+    if ("ResizeObserver" in window) new ResizeObserver(fit).observe(bar);
   }
 
   /* ----------------------------------------------------------- controls */

@@ -11,8 +11,10 @@
  *
  * Opening: RAG.card.open(section, pid, trigger) (runtime/kit.js calls it on a click, a tap or
  * Enter on a passage id in any lab: li.result .pid-open, or a focusable [data-pid]); the card is
- * drawn in a box laid over the lab just under the id, follows the lab's redraws (a slider moved),
- * and closes with its button or Escape, giving the focus back to the id. This file loads on the
+ * drawn in place, just under the id's row and as wide as it, and the row's margin makes room for
+ * it, so the rows after it move down rather than hide under it (place, below); it follows the
+ * lab's redraws (a slider moved), and closes with its button or Escape, giving the focus back to
+ * the id. This file loads on the
  * first opening (assets/scripts/card.js, with assets/card.css), never with the page.
  *
  * The card reads the lab's corpus (its context's input.corpus) and state (text or q, k1, b). A lab
@@ -144,11 +146,36 @@
     }).filter((r) => r && !seen.has(r.list) && seen.add(r.list));
   }
 
+  const GAP = 6;  // px between the passage's row and its card, and under the card
+  const px = (n) => `${Math.round(n)}px`;
+
+  /** The block the card opens under: the passage's row (its li), or, for a passage drawn in a
+   *  picture (an SVG node or dot), the picture; the lab's first line when neither is drawn now. */
+  function anchorOf(card) {
+    const { trigger, section, pid } = card;
+    let item = trigger && trigger.isConnected ? trigger.closest("[data-pid]") || trigger
+      : section.querySelector(`.lab-output li.result[data-pid="${CSS.escape(pid)}"]`);
+    while (item && item instanceof SVGElement) item = item.parentElement;
+    if (item && item.closest("table")) item = item.closest("table");  // a table row takes no margin
+    else if (item) item = item.closest("li") || item;
+    return item || section.querySelector(".lab-output > :first-child") || section.querySelector(".lab-output");
+  }
+
+  /** The card opens in place: laid just under its row, as wide as the row, and the row's bottom
+   *  margin grows by the card's height, so what follows moves down and nothing is covered. */
   function place(card) {
-    const { host, trigger, section } = card;
-    const row = trigger && trigger.isConnected ? trigger.closest("[data-pid]") || trigger : null;
-    const below = row ? row.getBoundingClientRect().bottom : section.querySelector(".lab-output").getBoundingClientRect().top;
-    host.style.top = `${Math.round(below - section.getBoundingClientRect().top + 4)}px`;
+    const { host, section } = card;
+    const anchor = anchorOf(card);
+    if (card.anchor !== anchor) {
+      if (card.anchor) card.anchor.style.marginBottom = card.anchorMargin;
+      card.anchor = anchor;
+      card.anchorMargin = anchor.style.marginBottom;
+      card.baseMargin = parseFloat(window.getComputedStyle(anchor).marginBottom) || 0;
+    }
+    const box = anchor.getBoundingClientRect();
+    const at = section.getBoundingClientRect();
+    Object.assign(host.style, { top: px(box.bottom - at.top + GAP), left: px(box.left - at.left), width: px(box.width) });
+    anchor.style.marginBottom = px(card.baseMargin + host.offsetHeight + 2 * GAP);
   }
 
   /** What the card reads in a lab: its corpus and its state (or what the lab's cardSource names). */
@@ -175,6 +202,8 @@
     if (!card) return;
     open.delete(section);
     card.watch.disconnect();
+    card.size.disconnect();
+    if (card.anchor) card.anchor.style.marginBottom = card.anchorMargin;
     window.preact.render(null, card.host);
     card.host.remove();
     if (refocus && card.trigger && card.trigger.isConnected) card.trigger.focus();
@@ -186,7 +215,7 @@
     if (!source || !source.corpus || !source.corpus.has(pid)) return null;
     close(section);
     const host = RAG.el("div", { class: "card-host" });
-    Object.assign(host.style, { position: "absolute", left: "0.5rem", right: "0.5rem", zIndex: "5" });
+    Object.assign(host.style, { position: "absolute", zIndex: "5" });
     section.appendChild(host);
     const card = { section, host, pid, trigger, spec: RAG.viewSpec("card"),
                    input: { corpus: source.corpus, prefix: `card-${section.dataset.lab}` } };
@@ -198,6 +227,9 @@
       window.requestAnimationFrame(() => { queued = false; if (open.get(section) === card) draw(card); });
     });
     card.watch.observe(section.querySelector(".lab-output"), { childList: true, subtree: true, characterData: true });
+    // Its text rewraps (the window turned, a font loaded): the room under the row follows.
+    card.size = new ResizeObserver(() => { if (open.get(section) === card) place(card); });
+    card.size.observe(host);
     host.addEventListener("click", (event) => { if (event.target.closest(".card-close")) close(section, { refocus: true }); });
     host.addEventListener("keydown", (event) => { if (event.key === "Escape") { event.stopPropagation(); close(section, { refocus: true }); } });
     open.set(section, card);

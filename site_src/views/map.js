@@ -238,13 +238,8 @@
       ctx.on(ctx.output, "click", (event) => {
         const svg = event.target.closest && event.target.closest("svg.map");
         if (!svg) return;
-        let best = null;
-        for (const dot of svg.querySelectorAll("circle.map-passage")) {
-          const box = dot.getBoundingClientRect();
-          const distance = Math.hypot(box.x + box.width / 2 - event.clientX, box.y + box.height / 2 - event.clientY);
-          if (distance <= 22 && (!best || distance < best.distance)) best = { id: dot.dataset.pid, distance };
-        }
-        ctx.show({ picked: best ? best.id : null });
+        const dot = kit.nearestDot(svg.querySelectorAll("circle.map-passage"), event);
+        ctx.show({ picked: dot ? dot.dataset.pid : null });
       });
       // A question asked again replaces the one asked before under the same id: redraw if shown.
       ctx.on(document, "rag:questions", (event) => { if (ctx.state.q === event.detail.id) ctx.set({}, { link: false }); });

@@ -460,3 +460,24 @@ def test_the_disputed_practice_answers_say_what_a_practitioner_would(data):
 
 def questions_of(data):
     return data["labs"]["quiz"]["questions"]
+
+
+def test_the_render_step_hands_practice_to_the_labs_that_ask_and_names_none(monkeypatch):
+    """A lab asks for the page's practice (PRACTICE in its data.py: where its questions as written
+    are, and the key it wants them rendered under); the render step reads and hands them over by
+    what each lab asked, never by a lab's name: a lab called otherwise that asks is served, one
+    placed nowhere is not."""
+    from types import SimpleNamespace
+    from builder import labs
+    from builder.page import render
+    ask = {"source": "written", "predictions": "guesses", "rendered": "shown"}
+    drill = labs.Lab("drill", ROOT, SimpleNamespace(STATE={}, PRACTICE=ask))
+    absent = labs.Lab("elsewhere", ROOT, SimpleNamespace(STATE={}, PRACTICE=ask))
+    plain = labs.Lab("plain", ROOT, SimpleNamespace(STATE={}))
+    monkeypatch.setattr(labs, "LABS", (plain, drill, absent))
+    data = {"labs": {"plain": {}, "drill": {"written": [{"id": "q1"}], "guesses": [{"id": "p1"}]}}}
+    written, asking = render.practice_written(data)
+    assert written == {"source": [{"id": "q1"}], "predictions": [{"id": "p1"}]} and asking == [drill]
+    assert render.practice_written({"labs": {"plain": {}}}) == (None, [])
+    assert not any(f'"{lab.name}"' in (ROOT / "builder" / "page" / name).read_text("utf-8")
+                   for lab in labs.discover() for name in ("render.py", "practice.py"))

@@ -64,3 +64,14 @@ def test_the_built_page_has_no_unnamed_or_unreachable_box_outside_the_labs(dist_
     assert not re.search(r'<math\b(?![^>]*tabindex)[^>]*display="block"', outside)
     labels = re.findall(r'role="region" tabindex="0" aria-label="([^"]*)"', html)
     assert len(labels) >= 10 and len(set(labels)) == len(labels)
+
+
+def test_the_shadow_of_a_box_that_scrolls_sideways_is_one_rule_for_every_such_box(dist_dir):
+    """The page's wide boxes and a lab bar's rows of choices say that they scroll with the same
+    rule (utilities.css): its gradients are written once in the stylesheet, and that rule names
+    the bar's rows too."""
+    css = (dist_dir / "assets" / "site.css").read_text("utf-8")
+    assert css.count("var(--scroll-shadow)") == 2, css.count("var(--scroll-shadow)")  # its two edges
+    rule = css[:css.index("var(--scroll-shadow)")]
+    selectors = rule[rule.rindex("}") + 1:rule.rindex("{")]
+    assert all(name in selectors for name in (".table-scroll", ".lab-bar fieldset.segmented", '.lab-bar [role="group"]')), selectors

@@ -137,11 +137,8 @@ def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int 
 def check_views(dist_dir: Path, labs: dict[str, list[dict]]) -> dict:
     """views_check.js over these states: {checked: {lab: n}, mismatches: [...], errors: [...]}."""
     request = {"schema": schema_of(dist_dir), "sources": dist_sources(dist_dir), "labs": labs}
-    result = subprocess.run(["node", "--max-semi-space-size=64", str(CHECKER)], input=json.dumps(request), capture_output=True, text=True,
-                            cwd=ROOT, timeout=600)
-    if result.returncode != 0:
-        raise AssertionError(f"tests/support/views_check.js failed:\n{result.stderr[-3000:]}")
-    return json.loads(result.stdout)
+    return lab_views.node_json(CHECKER, request, "the views could not be checked", AssertionError, timeout=600,
+                               node_args=("--max-semi-space-size=64",))
 
 
 # ----------------------------------------------------------- a view over a corpus of chunks

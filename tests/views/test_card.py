@@ -173,3 +173,42 @@ def test_screenshots_of_an_open_card(card_page):
             card_page.screenshot(path=str(ARTIFACTS / f"card-{width}-{scheme}.png"))
             card.locator(".card-close").evaluate("b => b.click()")
     card_page.emulate_media(color_scheme="light")
+
+
+# What of a lab's output lies under its open card: the rows of its lists, its lines and pictures.
+COVERED_JS = """(section) => {
+    const card = section.querySelector('.card-host').getBoundingClientRect();
+    const under = (r) => r.width > 0 && r.height > 0 && r.left < card.right - 1 && r.right > card.left + 1
+        && r.top < card.bottom - 1 && r.bottom > card.top + 1;
+    return [...section.querySelectorAll('.lab-output :is(li.result, p, figure, h4)')]
+        .filter((el) => under(el.getBoundingClientRect())).map((el) => el.dataset.pid || el.className || el.tagName);
+}"""
+
+
+@browser
+def test_the_card_opens_in_place_pushing_the_rows_after_it_down_and_closing_gives_the_room_back(card_page):
+    """At 1280 and 390 px, in the BM25 lab (a button on the id) and the hybrid lab (Enter on a row
+    of three lists side by side on a desktop): no row, line or picture of the lab lies under the
+    open card, the next row stands below the card, and Escape closes it, gives the focus back and
+    puts the next row back where it was."""
+    for width, height in ((1280, 900), (390, 844)):
+        card_page.set_viewport_size({"width": width, "height": height})
+        for name, rows in (("bm25", ".lab-output li.result[data-pid]"), ("hybrid", '[data-list="dense"] li.result[data-pid]')):
+            section = lab(card_page, name)
+            row, after = section.locator(rows).nth(1), section.locator(rows).nth(2)
+            row.scroll_into_view_if_needed()
+            trigger = row.locator("button.pid-open") if name == "bm25" else row
+            before = after.bounding_box()["y"]
+            trigger.focus()
+            card_page.keyboard.press("Enter")
+            card = section.locator(".card-host")
+            expect(card.locator("[data-view='card']")).to_be_visible(timeout=15_000)  # the first opening loads card.js
+            assert section.evaluate(COVERED_JS) == [], (width, name)
+            box = card.bounding_box()
+            assert after.bounding_box()["y"] >= box["y"] + box["height"], (width, name)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width
+            card_page.keyboard.press("Escape")
+            expect(card).to_have_count(0)
+            expect(trigger).to_be_focused()
+            assert abs(after.bounding_box()["y"] - before) < 1, (width, name)
+    card_page.set_viewport_size({"width": 1280, "height": 900})

@@ -4,7 +4,8 @@ browser, and dense search and fusion once the reader loads the build's embedding
 (builder/live_model.py; scripts embedder.js, which runs it in a worker, and live-search.js).
 Then, as for the traced questions: the permission filter for a customer, the prompt and its
 size; no language model answers. The cosine floor (builder/cosine_floor.py) says whether a
-question's top cosine can tell that the help center may not answer it.
+question's top cosine can tell that the help center may not answer it. A question searched live
+is drawn by the hybrid view too, with the hybrid lab's sliders (SLIDERS).
 
 Example: data(build)["presets"]["upload-4021"]["sent"][0] -> 'err-4021'
 """
@@ -17,9 +18,11 @@ from engine.tokens import count_o200k
 from builder.core_data import source_of
 from builder.cosine_floor import cosine_floor
 from builder.sources import section_index
+from site_src.labs.hybrid.data import SLIDERS  # the hybrid view's ranges, as the documents lab shows it too
 
 STATE = {"text": "Getting QB-4021 when uploading"}  # the traced question the lab opens on
 SCRIPTS = ("engine", "embedder", "live-search")
+VIEWS = ("hybrid",)  # drawn for a question searched live, under the stages (RAG.mountView)
 READER = "customer"  # whose permissions filter the passages the prompt carries
 CHECK_SECTION = "citations"  # the section whose checker the last stage points to, by slug
 
@@ -48,4 +51,4 @@ def data(build) -> dict:
     check_section = next(s["number"] for s in section_index() if s["slug"] == CHECK_SECTION)
     return {"reader": {"role": reader.role, "label": reader.label, "groups": list(reader.groups)}, "presets": presets,
             "check_section": {"slug": CHECK_SECTION, "number": check_section},
-            "floor": cosine_floor(core["questions"], core["runs"])}
+            "floor": cosine_floor(core["questions"], core["runs"]), "sliders": SLIDERS}

@@ -12,7 +12,9 @@
  * the model comes from the page's corpus (corpus.search(text, null): its BM25 index, built once).
  * Each fused passage says which positions RRF read ("from dense 5 + BM25 1"); every row carries the
  * tracer's badges (right passage, outdated, forum post, staff only); the filter says what it
- * removed; and the top cosine is set against the build's floor (own.floor, builder/cosine_floor.py). */
+ * removed; and the top cosine is set against the build's floor (own.floor, builder/cosine_floor.py).
+ * A question searched live is also drawn by the hybrid view (site_src/views/hybrid.js), in a panel
+ * just after the lab, with its slope chart and sliders (sync, below). */
 (() => {
   const h = RAG.h;
   const kit = RAG.kit;
@@ -90,22 +92,22 @@
 
   const cosine = (x) => RAG.fixed(x, 3);
 
-  /** The top cosine against the build's floor: whether it can say the help center may not answer. */
+  /** Where the top cosine falls against the build's floor figures. Whether a floor separates
+   *  answered from unanswerable questions is said once, by the prose before the lab (a checked
+   *  claim); this line places the reader's question, under the dense list that gave the cosine. */
   function floorText(top, floor) {
     if (!floor || top === null) return null;
     const low = floor.answered.cosine;
     const high = floor.unanswerable.cosine;
-    const said = `Top cosine ${cosine(top)}. `;
+    const said = `Top cosine ${cosine(top)}: `;
     if (floor.separates) {
       return said + (top < low
-        ? `That is below ${cosine(low)}, the lowest top cosine of a golden question answered at rank 1: the help center may not answer this.`
-        : `Questions the help center cannot answer stay below ${cosine(high)} here; this one reaches the answered questions\u2019 range.`);
+        ? `below ${cosine(low)}, the lowest top cosine of a golden question answered at rank 1: the help center may not answer this.`
+        : `at or above ${cosine(low)}, where the golden questions answered at rank 1 start; questions the help center cannot answer stay below ${cosine(high)}.`);
     }
-    const where = top < low ? "below every answered one: the help center may not answer this"
-      : top > high ? "above every unanswerable one"
-        : "between the two, where both kinds of question fall";
-    return said + `No cosine floor separates answered from unanswerable questions here: golden questions answered at rank 1 ` +
-      `start at ${cosine(low)}, questions the help center cannot answer reach ${cosine(high)}. This one is ${where}.`;
+    if (top < low) return said + `below every golden question answered at rank 1 (they start at ${cosine(low)}): the help center may not answer this.`;
+    if (top > high) return said + `above every question the help center cannot answer (they reach ${cosine(high)}).`;
+    return said + `between ${cosine(low)} and ${cosine(high)}, where answered and unanswerable questions both fall.`;
   }
 
   const stage = (key, n, title, wide, ...body) => h("div", { class: ["ask-stage", wide && "ask-wide"], "data-stage": key },
@@ -158,12 +160,12 @@
       const ranked = (key, digits) => {
         const pairs = runs && runs[key === "fused" ? "hybrid" : key];
         const origin = key === "fused" ? (pid) => originOf(runs, pid, props.depth) : null;
-        if (pairs) return [source(provenance), list(pairs, digits, props, origin)];
+        const floor = key === "dense" && props.floor ? h("p", { class: "ask-floor" }, props.floor) : null;
+        if (pairs) return [source(provenance), list(pairs, digits, props, origin), floor];
         return [source(runs ? "waiting for the model" : "waiting for a question"), ...(runs ? needsModel : [])];
       };
       return [
         h("p", { class: "lab-status" }, kind === "empty" ? "Type a question above." : ["\u201c", h("bdi", null, props.text), `\u201d${statusOf(props)}`]),
-        props.floor ? h("p", { class: "ask-floor" }, props.floor) : null,
         h("div", { class: "ask-stages" },
           STAGES.map(([key, title, digits], i) => stage(key, i + 1, title, false, ...ranked(key, digits))),
           stage("filter", 4, "Who may read it", false,
@@ -191,6 +193,37 @@
       return `\u201c${props.text}\u201d${statusOf(props)}` + (props.floor ? ` ${props.floor}` : "");
     },
 
+    /** A question searched live is drawn by the hybrid view too, just after the lab: its chart and
+     *  sliders show what fusion does with this question's two lists. Mounted once (the frame's
+     *  slot moves out of the lab, into a panel of its own, so the lab's drawing stays the lab's),
+     *  then redrawn for each new question at the reader's k and depth; hidden for a preset (the
+     *  hybrid lab shows those) and for BM25 alone. */
+    sync(ctx) {
+      const { found } = ctx.local;
+      const live = found && found.text === ctx.state.text ? found : null;
+      if (ctx.fusion) ctx.fusion.panel.hidden = !live;
+      if (!live || (ctx.fusion && ctx.fusion.found === live)) return;
+      if (ctx.fusion) {
+        ctx.fusion.found = live;
+        ctx.fusion.view.show({ linked: null, stops: {} });
+        ctx.fusion.view.set({ q: "live" });
+        return;
+      }
+      const slot = ctx.find('[data-mount="hybrid"]');
+      if (!slot) return;
+      const panel = RAG.el("section", { class: "lab ask-fusion", "aria-label": "Fusion, for your question: the hybrid view" });
+      const box = RAG.el("div", { class: "ask-fusion-view" });
+      box.append(slot.querySelector("template[data-controls]").content.cloneNode(true), RAG.el("div", { class: "lab-output" }));
+      slot.append(box);
+      slot.hidden = false;
+      panel.append(slot);
+      ctx.root.after(panel);
+      const { corpus, data, own } = ctx.input;
+      const input = { corpus, sliders: own.sliders, prefix: "ask-hybrid" };
+      ctx.fusion = { panel, found: live,
+        view: RAG.mountView(box, "hybrid", input, { q: "live", k: data.settings.rrf_k, depth: data.settings.fusion_depth }) };
+    },
+
     setup(ctx) {
       const { data, corpus } = ctx.input;
       const field = ctx.find('input[name="ask-text"]');
@@ -215,15 +248,20 @@
       const searchLive = () => {
         const text = ctx.state.text;
         if (!model || !text.trim() || isPreset(text)) return;
+        // The page's question asked live is the one shown (the other labs and the hybrid view read it).
+        const ask = ({ runs, vector }) => ctx.input.corpus.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
         if (results.has(text)) {
-          if (results.get(text)) ctx.show({ found: results.get(text) });
+          if (results.get(text)) {
+            ask(results.get(text));
+            ctx.show({ found: results.get(text) });
+          }
           return;
         }
         results.set(text, null);  // asked; the answer follows
         search(text).then(({ runs, vector, wordpieces }) => {
-          const found = { text, runs, wordpieces };
+          const found = { text, runs, wordpieces, vector };
           results.set(text, found);
-          ctx.input.corpus.questions.add({ id: "live", text, set: "live", answer: null, paraphrase: false, runs, vector });
+          ask(found);
           if (ctx.state.text === text) {
             ctx.show({ found });
             RAG.announce(`\u201c${text}\u201d: every number below was computed live in your browser.`);

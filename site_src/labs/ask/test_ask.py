@@ -138,13 +138,16 @@ def test_a_preset_is_drawn_with_the_builds_numbers_at_every_stage(views, data):
 
 
 def floor_said(top, floor):
-    """What the lab says of a top cosine, written here from the floor's figures."""
+    """What the lab says of a top cosine, written here from the floor's figures (whether a floor
+    separates the two sets is the prose's sentence, said once: test_the_floor_is_said_once...)."""
     low, high = floor["answered"]["cosine"], floor["unanswerable"]["cosine"]
     assert not floor["separates"], "the corpus's floor now separates the sets: write that case here too"
-    where = ("below every answered one: the help center may not answer this" if top < low
-             else "above every unanswerable one" if top > high else "between the two, where both kinds of question fall")
-    return (f"Top cosine {top:.3f}. No cosine floor separates answered from unanswerable questions here: golden questions "
-            f"answered at rank 1 start at {low:.3f}, questions the help center cannot answer reach {high:.3f}. This one is {where}.")
+    if top < low:
+        return (f"Top cosine {top:.3f}: below every golden question answered at rank 1 (they start at {low:.3f}): "
+                "the help center may not answer this.")
+    if top > high:
+        return f"Top cosine {top:.3f}: above every question the help center cannot answer (they reach {high:.3f})."
+    return f"Top cosine {top:.3f}: between {low:.3f} and {high:.3f}, where answered and unanswerable questions both fall."
 
 
 def badge_texts(p, rights):
@@ -167,13 +170,7 @@ def test_each_stage_says_why_origins_badges_removals_and_the_floor(views, data):
         saw["below"] += run["dense"][0][1] < own["floor"]["answered"]["cosine"]
         for li in stage["fused"].css("li.result[data-pid]"):
             pid = li.attributes["data-pid"]
-            parts = []
-            for name, key in (("dense", "dense"), ("BM25", "bm25")):
-                ids = [i for i, _ in run[key]]
-                if pid in ids[:depth]:
-                    first, last = places([[i, round_score(s)] for i, s in run[key]])[ids.index(pid)]
-                    parts.append(f"{name} {ids.index(pid) + 1}" + (f" (tied for {first})" if last > first else ""))
-            assert text_of(li.css_first(".ask-origin")) == "from " + " + ".join(parts), (q["id"], pid)
+            assert text_of(li.css_first(".ask-origin")) == origin_said(run, pid, depth), (q["id"], pid)
         for key in ("dense", "bm25", "fused", "filter"):
             for li in stage[key].css("li.result[data-pid]"):
                 p = by_id[li.attributes["data-pid"]]
@@ -687,3 +684,64 @@ def test_without_workers_or_webassembly_the_control_says_what_is_missing(make_pa
     assert section.locator(".live-note").text_content() == f"The model cannot run here: {why}."
     ask_text(section, "why does my export to markdown lose images")
     assert len(stage_ids(section, "bm25")) == 5  # BM25 still runs, as without the model
+
+
+# ------------------------------------------------------------------ the hybrid view of a typed question
+
+
+def chart_order(box) -> list[str]:
+    """The hybrid view's chart, its passages in fused order (its nodes stand in the corpus's order)."""
+    return box.locator(".slope-node").evaluate_all(
+        "els => els.sort((a, b) => a.dataset.rank - b.dataset.rank).map((e) => e.dataset.pid)")
+
+
+def fused_by_python(run, k, depth) -> list[str]:
+    from engine.fusion import rrf
+    return [pid for pid, _ in rrf([[pid for pid, _ in run[key][:depth]] for key in ("dense", "bm25")], k)]
+
+
+@pytest.mark.browser
+def test_a_question_searched_live_is_drawn_by_the_hybrid_view_whose_sliders_fuse_its_own_lists(live_page, data):
+    """Under the stages, the hybrid view of the typed question: its chart is Python's RRF over the
+    live dense and BM25 lists, at the page's k and depth, then at the depth the reader sets with
+    the keyboard; the Ask lab's own redraws leave the view's sliders alone; a second question is
+    drawn at the reader's depth; a preset hides it (the hybrid lab shows presets)."""
+    section = lab(live_page, "ask")
+    fusion = live_page.locator("#lab-ask + section.ask-fusion")
+    first, second = "Can I edit notes on the plane without internet?", "How do I get my money back?"
+    ask_text(section, first)
+    expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE, timeout=20_000)  # the first search warms the worker
+    expect(fusion).to_be_visible()
+    run = live_page.evaluate(LIVE_SEARCH_JS, first)["runs"]
+    assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, settings.FUSION_DEPTH) == [p for p, _ in run["hybrid"]]
+    expect(fusion.locator(".lab-status")).to_have_text(re.compile(r"^Asked live, so no right passage is known"))
+    depth = fusion.locator('input[data-key="depth"]')
+    depth.focus()
+    live_page.keyboard.press("Home")
+    live_page.keyboard.press("ArrowRight")
+    expect(fusion.locator('output[data-shows="depth"]')).to_have_text("2")
+    assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, 2)
+    ask_text(section, second)
+    expect(section.locator(".lab-status")).to_contain_text(SEARCHED_LIVE)
+    run = live_page.evaluate(LIVE_SEARCH_JS, second)["runs"]
+    expect(fusion.locator(".slope-node")).to_have_count(len(fused_by_python(run, settings.RRF_K, 2)))
+    assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, 2)
+    ask_text(section, first)  # searched before: drawn again from what the browser kept
+    run = live_page.evaluate(LIVE_SEARCH_JS, first)["runs"]
+    expect(fusion.locator(".slope-node")).to_have_count(len(fused_by_python(run, settings.RRF_K, 2)))
+    assert chart_order(fusion) == fused_by_python(run, settings.RRF_K, 2)
+    ask_text(section, ask.STATE["text"])
+    expect(fusion).to_be_hidden()
+
+
+def test_the_floor_is_said_once_by_the_prose_and_the_lab_places_the_question_under_its_dense_list(dist_dir, data):
+    """That no cosine floor separates answered from unanswerable questions is the prose's checked
+    sentence before the lab; the lab does not say it again, and its line on the top cosine stands
+    in the dense stage, under the list whose first cosine it is."""
+    page = markup((dist_dir / "index.html").read_text("utf-8"))
+    assert text_of(page.css_first("#lab-ask").parent).count("floor separates") == 1
+    assert "floor separates" not in text_of(page.css_first("#lab-ask"))
+    floor = page.css_first('#lab-ask [data-stage="dense"] .ask-floor')
+    assert floor is not None and len(page.css("#lab-ask .ask-floor")) == 1
+    run = data["runs"][next(q["id"] for q in data["questions"] if q["text"] == ask.STATE["text"])]
+    assert text_of(floor) == floor_said(run["dense"][0][1], data["labs"]["ask"]["floor"])

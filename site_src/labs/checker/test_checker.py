@@ -567,8 +567,10 @@ def test_the_checker_by_keyboard(desktop, data):
     desktop.keyboard.press("Enter")
     expect(section.locator(".lab-status")).to_have_text("Passes every check.")
     expect(source).to_have_value(claim["source"])
-    desktop.keyboard.press("Tab")
-    first = data["labs"]["checker"]["cases"][0]
+    # The cases stand just above the bar: Shift+Tab from its first control reaches the last one.
+    section.locator('select[name="checker-q"]').focus()
+    desktop.keyboard.press("Shift+Tab")
+    first = data["labs"]["checker"]["cases"][-1]
     assert desktop.evaluate("() => document.activeElement.dataset.case") == first["id"]
     desktop.keyboard.press("Space")
     expect(section.locator(f'button[data-case="{first["id"]}"]')).to_have_attribute("aria-pressed", "true")
@@ -618,3 +620,46 @@ def test_nothing_sticks_out_on_a_phone_whatever_the_reader_types(make_page, site
     section.locator('button[data-case="dropped-negation"]').click()
     expect(section.locator(".checker-case")).to_be_visible()
     assert sticking_out(section) == []
+
+
+# The bar's height, whether it sticks, and what of the checks shows under it once the reader has
+# scrolled into the lab's output.
+BAR_JS = """(section) => {
+    const bar = section.querySelector(':scope > .lab-bar').getBoundingClientRect();
+    const shown = [...section.querySelectorAll('ul.checker-checks > li')].filter((li) => {
+        const r = li.getBoundingClientRect();
+        return r.top >= bar.bottom - 1 && r.bottom <= innerHeight + 1;
+    });
+    return { height: bar.height, top: bar.top, sticky: getComputedStyle(section.querySelector(':scope > .lab-bar')).position,
+             checks: shown.length, screen: innerHeight };
+}"""
+
+
+# Scroll the output's top to just under the bar, as the bar stands once stuck.
+TO_OUTPUT_JS = """(o) => {
+    const bar = o.parentElement.querySelector(':scope > .lab-bar');
+    const stuck = parseFloat(getComputedStyle(bar).top);
+    window.scrollTo(0, o.getBoundingClientRect().top + scrollY - stuck - bar.getBoundingClientRect().height - 4);
+}"""
+
+
+@pytest.mark.browser
+def test_the_bar_is_compact_enough_to_stick_and_leaves_the_checks_in_view(desktop):
+    """The editor's bar holds at most a third of a 1280×900 screen and 42% of a 390×844 one, so it
+    sticks (the runtime lets a bar taller than 45% scroll with the page: it stood 800 and 967 px
+    tall), and scrolled into the output, it stays on top with a check whole under it. The cases
+    stand above the bar, not in it."""
+    section = lab(desktop, "checker")
+    size = desktop.viewport_size
+    try:
+        for width, height, most in ((1280, 900, 1 / 3), (390, 844, 0.42)):
+            desktop.set_viewport_size({"width": width, "height": height})
+            section.locator(".lab-output").evaluate(TO_OUTPUT_JS)
+            desktop.wait_for_function("() => getComputedStyle(document.querySelector('#lab-checker > .lab-bar')).position === 'sticky'",
+                                      timeout=2_000)
+            bar = section.evaluate(BAR_JS)
+            assert bar["height"] <= most * bar["screen"], (width, bar)
+            assert bar["top"] < 60 and bar["checks"] >= 1, (width, bar)
+            assert section.locator(":scope > .lab-bar button[data-case]").count() == 0
+    finally:
+        desktop.set_viewport_size(size)

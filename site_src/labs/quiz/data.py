@@ -1,7 +1,7 @@
 """Check yourself: every practice question of corpus/quiz.yaml, in page order, each pointing
 back to the section whose end it is practised at. The questions are loaded here and rendered,
-like the prose, by the render step (builder/page/practice.py), which adds them to this lab's
-data as "questions": {id, section, question, choices, answer, why}. The predictions before the
+like the prose, by the render step (builder/page/practice.py), which this lab asks (PRACTICE)
+for them as "questions": {id, section, question, choices, answer, why}. The predictions before the
 labs (corpus/predictions.yaml, builder/page/predictions.py) are loaded here too, being practice
 of the same kind, and rendered by the same step into the frames before their labs.
 
@@ -20,6 +20,9 @@ from builder.sources import section_index, section_slugs
 STATE = {}  # nothing answered yet
 # The questions and predictions as written (Jinja, checks): the browser gets them rendered.
 BUILD_ONLY = ("source", "prediction_source")
+# What this lab asks of the render step (builder/labs.py Lab.practice): it renders and checks the
+# questions and predictions written here over the data, and hands this lab the questions rendered.
+PRACTICE = {"source": "source", "predictions": "prediction_source", "rendered": "questions"}
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,11 @@
  * under another; a place shared by a tie ("2=") drawn at its first rank with a bar to its last.
  * Below it, on demand (<details>), the table of the same ranks, sortable by any column (its
  * header is a button). The filter fades the other groups' dots and leaves them out of the table.
+ * Each dot is a list item named by its question and ranks; the dots are one tab stop, the arrow
+ * keys move between them, and a dot focused is named under the scatter as a tapped one is.
  * State: {sort: id|dense|bm25|winner, dir: asc|desc, show: all|words|paraphrase|typed};
- * local: {picked}: the question whose dot was tapped, named under the scatter. */
+ * local: {picked}: the question whose dot was tapped or focused, named under the scatter;
+ * {stop}: the dot that holds the tab stop. */
 (() => {
   const h = RAG.h;
   const NOUNS = { all: "questions", words: "questions in the help center's words", paraphrase: "paraphrases",
@@ -69,7 +72,7 @@
         const [bx, dy] = [cellOf(row.bm25, depth), cellOf(row.dense, depth)];
         const x = centre(bx, depth, LEFT) + ((i % across) - (across - 1) / 2) * spacing;
         const y = centre(dy, depth, TOP) + (Math.floor(i / across) - (down - 1) / 2) * spacing;
-        return { row, x, y, bx, dy, shared: members.length };
+        return { row, x, y, bx, dy, shared: members.length, order: rows.indexOf(row) };
       });
     });
   }
@@ -78,11 +81,21 @@
   const placeWords = (place, depth) => (!place ? "not returned"
     : `rank ${RAG.engine.rankLabel(place)}` + tiedText(place) + (place[0] > depth ? `, past the top ${depth}` : ""));
 
-  function marker(dot, picked, show) {
+  /** What a dot says of its question: '“text” (group): dense rank 3, BM25 rank 1. BM25 ranks it higher.' */
+  const questionWords = (row, depth) => `\u201c${row.text}\u201d (${GROUP_NAMES[row.group] || row.group}): dense ` +
+    `${placeWords(row.dense, depth)}, BM25 ${placeWords(row.bm25, depth)}. ` +
+    (row.winner === "tie" ? "Neither surely ranks it higher." : `${row.winner === "dense" ? "Dense search" : "BM25"} ranks it higher.`);
+
+  /** A question's dot: a list item of the scatter, one tab stop for them all (the arrow keys move
+   *  from dot to dot in golden-set order), named by what it shows. */
+  function marker(dot, props) {
     const { row, x, y } = dot;
+    const { picked, show, depth } = props;
     const cls = ["winners-dot", `winners-${row.group}`, row.id === picked && "is-picked",
       show !== "all" && row.group !== show && "is-muted"];
-    const attrs = { class: cls, "data-qid": row.id, "data-bm25": String(dot.bx), "data-dense": String(dot.dy) };
+    const attrs = { class: cls, "data-qid": row.id, "data-bm25": String(dot.bx), "data-dense": String(dot.dy),
+      "data-order": String(dot.order), role: "listitem", "aria-label": `${row.id} ${questionWords(row, depth)}`,
+      tabindex: row.id === props.stop ? "0" : "-1" };
     const shape = SHAPES[row.group] || "circle";
     const body = shape === "square"
       ? h("rect", { x: RAG.fixed(x - DOT, 1), y: RAG.fixed(y - DOT, 1), width: RAG.fixed(2 * DOT, 1), height: RAG.fixed(2 * DOT, 1) })
@@ -111,7 +124,7 @@
     const edge = (cells) => RAG.fixed(cells * CELL, 1);
     const c = props.counts.all;
     return h("figure", { class: "figure winners-figure" },
-      h("svg", { class: "winners-scatter", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": "winners-title winners-desc" },
+      h("svg", { class: "winners-scatter", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-labelledby": "winners-title winners-desc" },
         h("title", { id: "winners-title" }, "The right passage's rank under dense search against its rank under BM25, one dot per golden question"),
         h("desc", { id: "winners-desc" }, `${c.total} questions. Above the diagonal dense search ranks the right passage higher ` +
           `(${c.dense} questions), below it BM25 does (${c.bm25}); ${c.tie} sit on it or tie. The table below lists every one.`),
@@ -135,7 +148,8 @@
         h("text", { class: "label winners-axis", x: 14, y: RAG.fixed(y0 + span / 2, 1), "text-anchor": "middle",
           transform: `rotate(-90 14 ${RAG.fixed(y0 + span / 2, 1)})` }, "\u2190 dense rank"),
         h("g", { class: "winners-spans" }, spans(list, depth)),
-        h("g", { class: "winners-dots" }, list.map((dot) => marker(dot, props.picked, props.show)))),
+        h("g", { class: "winners-dots", role: "list", "aria-label": "The golden questions, one dot each (arrow keys: the next)" },
+          list.map((dot) => marker(dot, props)))),
       h("figcaption", null,
         h("ul", { class: "winners-legend" },
           Object.entries(SHAPES).map(([group, shape]) => h("li", null,
@@ -152,9 +166,7 @@
     const row = props.all.find((r) => r.id === props.picked);
     if (!row) return h("p", { class: "winners-picked is-empty js-only", "aria-live": "polite" }, "Tap or click a dot to name its question.");
     return h("p", { class: "winners-picked", "aria-live": "polite" },
-      h("span", { class: "qid" }, row.id), ` \u201c${row.text}\u201d (${GROUP_NAMES[row.group] || row.group}): dense ` +
-      `${placeWords(row.dense, props.depth)}, BM25 ${placeWords(row.bm25, props.depth)}. ` +
-      (row.winner === "tie" ? "Neither surely ranks it higher." : `${row.winner === "dense" ? "Dense search" : "BM25"} ranks it higher.`));
+      h("span", { class: "qid" }, row.id), ` ${questionWords(row, props.depth)}`);
   }
 
   const rankCell = (place, wins) => h("td", { class: ["num", wins && "is-winner"] }, place ? RAG.engine.rankLabel(place) : "not found");
@@ -174,12 +186,13 @@
       return { sort: next.sort, dir: next.dir, show: next.show };
     },
 
-    local: { picked: null },
+    local: { picked: null, stop: null },
 
     props(state, input, local) {
       const { rows, counts } = input.own;
       return { ...state, counts, rows: ordered(rows, state, input.data.passages.length + 1), all: rows,
-               depth: input.data.settings.fusion_depth, picked: local.picked };
+               depth: input.data.settings.fusion_depth, picked: local.picked,
+               stop: rows.some((r) => r.id === local.stop) ? local.stop : rows[0].id };
     },
 
     view(props) {
@@ -210,13 +223,28 @@
       ctx.on(ctx.output, "click", (event) => {
         const svg = event.target.closest && event.target.closest("svg.winners-scatter");
         if (!svg) return;
-        let best = null;
-        for (const dot of svg.querySelectorAll(".winners-dot")) {
-          const box = dot.getBoundingClientRect();
-          const distance = Math.hypot(box.x + box.width / 2 - event.clientX, box.y + box.height / 2 - event.clientY);
-          if (distance <= 22 && (!best || distance < best.distance)) best = { id: dot.dataset.qid, distance };
+        const dot = RAG.kit.nearestDot(svg.querySelectorAll(".winners-dot"), event);
+        ctx.show({ picked: dot ? dot.dataset.qid : null });
+      });
+      // The keyboard: a dot that takes the focus names its question (and keeps the tab stop);
+      // the arrow keys, Home and End move to another question's dot, in golden-set order.
+      const dotOf = (target) => (target && target.closest ? target.closest("svg.winners-scatter .winners-dot") : null);
+      ctx.on(ctx.output, "focusin", (event) => {
+        const dot = dotOf(event.target);
+        if (dot && (ctx.local.picked !== dot.dataset.qid || ctx.local.stop !== dot.dataset.qid)) {
+          ctx.show({ picked: dot.dataset.qid, stop: dot.dataset.qid });
         }
-        ctx.show({ picked: best ? best.id : null });
+      });
+      ctx.on(ctx.output, "keydown", (event) => {
+        const dot = dotOf(event.target);
+        if (!dot) return;
+        const all = [...dot.parentNode.querySelectorAll(".winners-dot")].sort((a, b) => a.dataset.order - b.dataset.order);
+        const at = all.indexOf(dot);
+        const next = { ArrowDown: all[at + 1], ArrowRight: all[at + 1], ArrowUp: all[at - 1], ArrowLeft: all[at - 1],
+                       Home: all[0], End: all[all.length - 1] }[event.key];
+        if (!next) return;
+        event.preventDefault();
+        next.focus();
       });
       // A column's button sorts by it; pressed again, it turns the order round.
       ctx.on(ctx.output, "click", (event) => {

@@ -261,6 +261,7 @@ def test_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
     section.locator('input[name="winners-show"][value="paraphrase"]').focus()
     page.keyboard.press("ArrowRight")
     check_winners(section, data, "bm25", "desc", "typed")
+    page.keyboard.press("Tab")  # the scatter's dots, one tab stop
     page.keyboard.press("Tab")  # the table's summary: Enter opens it
     page.keyboard.press("Enter")
     page.keyboard.press("Tab")  # the first sort button
@@ -331,3 +332,48 @@ def test_a_tap_on_a_dot_names_its_question_and_the_scatter_is_shot_everywhere(de
     tap_dot(section, far["id"])
     expect(section.locator(".winners-picked")).to_contain_text(f"BM25 rank {far['bm25'][0]}, past the top {depth}")
     shoot_everywhere(desktop, "#lab-winners .winners-figure", "picture-winners")
+
+
+def dot_said(row, questions, depth):
+    """What a question's dot says, written here from the lab's rows: its id, text and group, each
+    rank (ties and places past the depth spelled out), and which retriever ranks it higher."""
+    def place(p):
+        if p is None:
+            return "not returned"
+        return (f"rank {label(p)}" + (f" (tied from {p[0]} to {p[1]})" if p[1] > p[0] else "")
+                + (f", past the top {depth}" if p[0] > depth else ""))
+    group = {"words": "in the help center's words", "paraphrase": "paraphrase", "typed": "typed"}[row["group"]]
+    verdict = {"dense": "Dense search ranks it higher.", "bm25": "BM25 ranks it higher.",
+               "tie": "Neither surely ranks it higher."}[row["winner"]]
+    return f"{row['id']} “{questions[row['id']]['text']}” ({group}): dense {place(row['dense'])}, BM25 {place(row['bm25'])}. {verdict}"
+
+
+@pytest.mark.browser
+def test_the_dots_are_one_tab_stop_the_arrow_keys_move_between_them_and_each_is_named(desktop, data):
+    """Tab from the lab's bar reaches the scatter (one tab stop for its dots); each dot is a list item named
+    by its question, its two ranks and which retriever ranks it higher, also said under the
+    scatter (aria-live) when it takes the focus; the arrow keys, Home and End move in golden-set order."""
+    section = lab(desktop, "winners")
+    rows, depth = data["labs"]["winners"]["rows"], data["settings"]["fusion_depth"]
+    questions = {q["id"]: q for q in data["questions"]}
+    dots = section.locator("g.winners-dot")
+    expect(section.locator('g.winners-dot[tabindex="0"]')).to_have_count(1)
+    section.locator(".lab-bar :is(input, select, button)").last.focus()
+    for _ in range(4):
+        desktop.keyboard.press("Tab")
+        if desktop.evaluate("() => document.activeElement.classList.contains('winners-dot')"):
+            break
+    focused = lambda: desktop.evaluate("() => document.activeElement.dataset.qid")  # noqa: E731
+    # Tab lands on the dot that last held the focus (a tapped dot takes it), the first one otherwise.
+    stop = section.locator('g.winners-dot[tabindex="0"]').get_attribute("data-qid")
+    assert focused() == stop
+    for key, row in (("Home", rows[0]), ("ArrowRight", rows[1]), ("ArrowDown", rows[2]), ("ArrowLeft", rows[1]),
+                     ("End", rows[-1]), ("ArrowUp", rows[-2])):
+        desktop.keyboard.press(key)
+        assert focused() == row["id"], key
+        said = dot_said(row, questions, depth)
+        assert dots.and_(section.locator(f'[data-qid="{row["id"]}"]')).get_attribute("aria-label") == said
+        expect(section.locator(".winners-picked")).to_have_text(said)
+    expect(section.get_by_role("listitem", name=dot_said(rows[1], questions, depth), exact=True)).to_have_count(1)
+    desktop.keyboard.press("Tab")  # one tab stop for all the dots: Tab leaves the scatter
+    assert not desktop.evaluate("() => document.activeElement.classList.contains('winners-dot')")
