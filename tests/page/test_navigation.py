@@ -3,10 +3,12 @@
 
 A jump is a click on the table of contents (in a shuffled order), on a glossary term (a second
 tap on a phone: the first one opens its definition), on a cross-reference, Back, Forward, or a
-hash set by a script. Each is watched every frame from the click (or the popstate) for 3.3 s:
+hash set by a script. Each is watched every frame from the click (or the popstate) until the
+page's late work is over (support/navigation.py, WATCHER_JS: sections drawn, labs reached and
+started, their scripts loaded, every timer the page set; quiet for 500 ms, and 800 ms at least):
 a frame must have been painted by 300 ms, and from then on (the frame on the screen at 300 ms,
 and every later one) the target's top must be within 120 px of the top of the screen, and must
-not move. That holds at 1280 px with motion allowed and at 390 px (touch) with reduced motion,
+not move. (A fixed 3.3 s watch saw no work of the page after that point in 84 jumps.) That holds at 1280 px with motion allowed and at 390 px (touch) with reduced motion,
 with the CPU four times slower (the page never animates a jump, whatever the preference). Back
 must put back what was on the screen before the link was followed, where it was.
 

@@ -13,10 +13,12 @@ from selectolax.lexbor import LexborHTMLParser
 
 from support.browser import PAUSE_AT, QuietHandler
 
-from support.navigation import (BAND, DEVICES, SETTLE_MS, STILL_PX, WATCH_MS, on_fresh_pages,
+from support.navigation import (BAND, DEVICES, QUIET_MS, SETTLE_MS, STILL_PX, WATCH_MAX_MS, on_fresh_pages,
                                reader_on_a_slow_device)
 
 pytestmark = pytest.mark.browser
+
+POLL_MS = 100  # how often the page without JavaScript is read
 
 DETAILS_JS = r"""() => {
   const chapters = document.querySelectorAll('main section.chapter');
@@ -89,7 +91,12 @@ def test_a_reload_keeps_the_readers_place(make_page, site_url, width):
 def test_without_javascript_the_contents_land_too(make_page, site_url, width):
     """No smooth scrolling in the stylesheet: an instant jump is one Chromium keeps in place
     while the sections on the way are drawn, with no script to help (a smooth one stopped
-    22,142 px short of the glossary at 1280 px). Read from outside the page, which runs nothing."""
+    22,142 px short of the glossary at 1280 px). Read from outside the page, which runs nothing
+    (not even an animation frame: the frame watcher cannot run here). So the target's top and
+    the page's height are read every POLL_MS from SETTLE_MS on, until neither has changed for
+    QUIET_MS: the only late work a page without scripts has is Chromium drawing the sections
+    that come near the screen (measured: done within 60 ms of the click, in 12 of 12 jumps
+    read for 3.5 s)."""
     page = make_page(**DEVICES[width], reduced_motion="no-preference", java_script_enabled=False)
     page.goto(site_url + "index.html")
     page.wait_for_load_state("load")
@@ -97,13 +104,17 @@ def test_without_javascript_the_contents_land_too(make_page, site_url, width):
         if width < 1024 and not page.evaluate("() => document.querySelector('nav.toc details').open"):
             page.locator("nav.toc summary").click()  # without a script, the list stays open after a link
         page.locator(f'nav.toc a[href="#{slug}"]').click()
-        tops = []
-        for _ in range(2):
-            page.wait_for_timeout(SETTLE_MS if not tops else WATCH_MS - SETTLE_MS)
-            tops.append(page.evaluate("slug => document.getElementById(slug).getBoundingClientRect().top", slug))
-        assert all(BAND[0] <= top <= BAND[1] for top in tops) and abs(tops[0] - tops[1]) <= STILL_PX, (
+        page.wait_for_timeout(SETTLE_MS)
+        reads, still_for = [], 0
+        while still_for < QUIET_MS and len(reads) * POLL_MS < WATCH_MAX_MS:
+            reads.append(page.evaluate("slug => [document.getElementById(slug).getBoundingClientRect().top,"
+                                       " document.documentElement.scrollHeight]", slug))
+            still_for = still_for + POLL_MS if len(reads) > 1 and reads[-1] == reads[-2] else 0
+            page.wait_for_timeout(POLL_MS)
+        tops = [top for top, _ in reads]
+        assert all(BAND[0] <= top <= BAND[1] for top in tops) and max(tops) - min(tops) <= STILL_PX, (
             f"without JavaScript, {slug} at {width}px is {tops[0]:.0f}px from the top after {SETTLE_MS} ms "
-            f"and {tops[1]:.0f}px after {WATCH_MS} ms")
+            f"and between {min(tops):.0f} and {max(tops):.0f}px over the {len(reads) * POLL_MS} ms after")
 
 
 def test_a_reload_in_the_header_keeps_the_scroll_offset(make_page, site_url):

@@ -125,16 +125,26 @@ def load_axe(page) -> None:
         page.evaluate(AXE_JS.read_text("utf-8") + "\n;true")
 
 
-def run_axe(page, tags=AXE_TAGS, include: list[str] | None = None) -> list[str]:
-    """axe-core's violations for the page as it is now (or only inside the elements with the
-    given ids), one line each: 'rule: help :: where'."""
+def colour_rules(page, tags=AXE_TAGS) -> list[str]:
+    """The ids of axe's rules among `tags` that judge colours (its category cat.color: text
+    contrast, links told from text by colour): all a change of theme can change, since a theme
+    sets colours only (styles/tokens.css)."""
     load_axe(page)
-    return page.evaluate("""async ([tags, ids]) => {
+    return page.evaluate("tags => axe.getRules(['cat.color']).filter(r => r.tags.some(t => tags.includes(t)))"
+                         ".map(r => r.ruleId)", list(tags))
+
+
+def run_axe(page, tags=AXE_TAGS, include: list[str] | None = None, rules: list[str] | None = None) -> list[str]:
+    """axe-core's violations for the page as it is now (or only inside the elements with the
+    given ids; only the rules named in `rules`, when given), one line each: 'rule: help :: where'."""
+    load_axe(page)
+    return page.evaluate("""async ([tags, ids, rules]) => {
         const context = ids ? {include: ids.filter(id => document.getElementById(id)).map(id => ['#' + id])} : document;
-        const result = await axe.run(context, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+        const only = rules ? {type: 'rule', values: rules} : {type: 'tag', values: tags};
+        const result = await axe.run(context, {runOnly: only, resultTypes: ['violations']});
         return result.violations.map(v => v.id + ': ' + v.help + ' :: ' +
             v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | '));
-    }""", [list(tags), include])
+    }""", [list(tags), include, rules])
 
 
 FULL_PAGE_LIMIT = 8_000  # px: the top of the page (every lab has a shot of its own); all of it takes Chromium minutes

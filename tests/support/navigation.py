@@ -12,7 +12,8 @@ from support.paths import ARTIFACTS
 
 SLOWDOWN = 4         # Chromium's CPU throttling: a phone-like CPU
 SETTLE_MS = 300      # by then the target is in place...
-WATCH_MS = 3300      # ...and it is still there 3 s later
+QUIET_MS = 500       # ...and it stays there until the page has had nothing left to do for this long
+WATCH_MAX_MS = 10_000  # (the page's pin, PIN_MS in navigate.js: a page still busy then is judged as it is)
 BAND = (0, 120)      # px from the top of the screen
 STILL_PX = 2         # how much a landed target may move while it is watched
 ATTEMPTS = 3         # runs on a fresh page, when a jump's frames were right but late (on_fresh_pages)
@@ -26,20 +27,122 @@ TOC_PER_RUN = 6  # of the 15 entries, over the two runs: 12, in a shuffled order
 # Samples what the reader sees: after each frame is painted (a task posted from the frame's
 # requestAnimationFrame callback), the watched element's top. A click on a "#" link or a
 # popstate starts the clock.
-WATCHER_JS = r"""() => {
-  const nav = window.__nav = { t0: null, el: null, samples: [] };
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    if (nav.t0 === null || !nav.el) return;
-    nav.samples.push([performance.now() - nav.t0, nav.el.getBoundingClientRect().top]);
+#
+# And when the jump's late work is over, which ends the watch (__nav.finished()). The page
+# works late after a jump: a section far away drawn for the first time, a lab reached and
+# started (its scripts fetched, then drawn), the contents' current entry marked. Each of those
+# is seen here: a change to the document (a MutationObserver), a change of height of the page
+# or of one of its blocks (a ResizeObserver on the blocks runtime/navigate.js pins against), a
+# file still loading (a script, stylesheet or image the page adds, a fetch), a timer, animation
+# frame or idle callback the page has asked for and that has not run yet, and a CSS animation or
+# transition still to run. The watch ends, at a frame, once no change has been seen for QUIET_MS,
+# nothing is pending, and the screen has been watched for at least SETTLE_MS + QUIET_MS; or at
+# WATCH_MAX_MS. (A long task of the page holds the frames back, so the check comes after it,
+# and sees what it changed or scheduled. Workers, IndexedDB and messages are not watched: the
+# page uses them only when the reader asks for the model or brings documents, never on a jump.) Installed before the page's own scripts
+# run (reader_on_a_slow_device), so every timer the page ever sets is seen (a test's own timer,
+# set through page.evaluate, too). The files the parser loads are left out: the page's load
+# event, which the reader waits for, waits for them.
+WATCHER_JS = r"""(() => {
+  if (window.__nav) return;
+  const raf = window.requestAnimationFrame.bind(window);
+  const now = () => performance.now();
+  const nav = window.__nav = { t0: null, el: null, samples: [], lastWork: 0, idleAt: null, workAfterIdle: [],
+                               watchedAt: 0, pending: 0, loading: 0, ends: [] };
+  const worked = (what) => {
+    const t = now();
+    nav.lastWork = t;
+    if (nav.idleAt !== null && nav.t0 !== null) nav.workAfterIdle.push([Math.round(t - nav.t0), what]);
   };
-  const frame = () => { channel.port2.postMessage(0); requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
-  nav.start = () => { nav.t0 = performance.now(); nav.samples = []; };
-  nav.watch = (el) => { nav.el = el; nav.t0 = null; nav.samples = []; };
+
+  // The page's own timers, frames and idle callbacks: pending until they run or are cancelled.
+  const KINDS = [["setTimeout", "clearTimeout"], ["setInterval", "clearInterval"],
+                 ["requestAnimationFrame", "cancelAnimationFrame"], ["requestIdleCallback", "cancelIdleCallback"]];
+  for (const [set, clear] of KINDS) {
+    const original = window[set], cancel = window[clear];
+    if (!original) continue;
+    const live = new Map();  // id -> true while it is pending
+    const repeats = set === "setInterval";
+    window[set] = function (callback, ...rest) {
+      if (typeof callback !== "function") return original.call(window, callback, ...rest);
+      let id = null;
+      const run = function (...args) {
+        if (!repeats && live.delete(id)) nav.pending -= 1;
+        worked(set);
+        return callback.apply(this, args);
+      };
+      id = original.call(window, run, ...rest);
+      live.set(id, true);
+      nav.pending += 1;
+      return id;
+    };
+    window[clear] = function (id) {
+      if (live.delete(id)) nav.pending -= 1;
+      return cancel.call(window, id);
+    };
+  }
+  const fetchOriginal = window.fetch;
+  if (fetchOriginal) {
+    window.fetch = function (...args) {
+      nav.loading += 1;
+      worked("fetch");
+      const settled = () => { nav.loading -= 1; worked("fetch done"); };
+      const result = fetchOriginal.apply(this, args);
+      result.then(settled, settled);
+      return result;
+    };
+  }
+  // Files the page adds: loading until their load or error event.
+  const LOADS = "script[src], link[href][rel~=stylesheet], link[href][rel~=preload], link[href][rel~=modulepreload], img[src], iframe[src]";
+  const loads = (node) => {
+    if (node.nodeType !== 1 || document.readyState === "loading") return;
+    for (const el of [node, ...node.querySelectorAll(LOADS)]) {
+      if (!el.matches(LOADS) || el.__navSeen || (el.matches("img") && el.complete)) continue;
+      el.__navSeen = true;
+      nav.loading += 1;
+      const done = () => { el.removeEventListener("load", done); el.removeEventListener("error", done); nav.loading -= 1; worked("loaded"); };
+      el.addEventListener("load", done);
+      el.addEventListener("error", done);
+    }
+  };
+  new MutationObserver((records) => {
+    worked("mutation");
+    for (const record of records) record.addedNodes.forEach(loads);
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const sizes = new ResizeObserver(() => worked("resize"));
+  nav.observeBlocks = () => {
+    sizes.observe(document.documentElement);
+    document.querySelectorAll("header.site-header, nav.toc, main > *, footer").forEach((block) => sizes.observe(block));
+  };
+
+  const channel = new MessageChannel();
+  const animating = () => document.getAnimations().some((a) => a.playState === "running" || a.pending);
+  channel.port1.onmessage = () => {
+    const t = now();
+    if (nav.t0 === null || !nav.el) {
+      // An action that never started the clock: given up on, and reported, at the same limit.
+      if (nav.el && nav.ends.length && t - nav.watchedAt >= %(max)d) nav.ends.splice(0).forEach((end) => end(null));
+      return;
+    }
+    const since = t - nav.t0;
+    nav.samples.push([since, nav.el.getBoundingClientRect().top]);
+    const quiet = !nav.pending && !nav.loading && t - Math.max(nav.lastWork, nav.t0) >= %(quiet)d && !animating();
+    if (quiet && nav.idleAt === null && since >= %(settle)d) nav.idleAt = since;
+    if ((quiet && since >= %(settle)d + %(quiet)d) || since >= %(max)d) {
+      nav.ends.splice(0).forEach((end) => end({ watched: since, idle: quiet }));
+    }
+  };
+  const frame = () => { channel.port2.postMessage(0); raf(frame); };
+  raf(frame);
+  nav.start = () => { nav.t0 = now(); nav.samples = []; nav.idleAt = null; nav.workAfterIdle = []; };
+  nav.watch = (el) => {
+    nav.observeBlocks();
+    nav.el = el; nav.t0 = null; nav.samples = []; nav.watchedAt = now(); nav.idleAt = null; nav.workAfterIdle = [];
+  };
+  nav.finished = () => new Promise((end) => nav.ends.push(end));
   addEventListener("click", (e) => { if (e.target.closest && e.target.closest("a[href^='#']")) nav.start(); }, true);
   addEventListener("popstate", () => nav.start(), true);
-}"""
+})();""" % {"quiet": QUIET_MS, "settle": SETTLE_MS, "max": WATCH_MAX_MS}
 
 # A reader's scroll: the element to the middle of the screen (then a pause, as a reader reads).
 TO_MIDDLE_JS = "el => el.scrollIntoView({block: 'center', behavior: 'instant'})"
@@ -76,7 +179,7 @@ class Reader:
     def __init__(self, page, width: int):
         self.page, self.width, self.phone = page, width, width < 1024
         self.jumps: list[dict] = []
-        page.evaluate(WATCHER_JS)
+        page.evaluate(WATCHER_JS)  # (already there when the page was opened with it, which sees every timer)
 
     def press(self, locator) -> None:
         if self.phone:
@@ -85,12 +188,13 @@ class Reader:
             locator.click()
 
     def watch(self, label: str, element, action, band=BAND) -> dict:
-        """Do `action`, then watch `element` (a handle) for WATCH_MS; band: where its top must be.
+        """Do `action`, then watch `element` (a handle) until the page's late work is over (see
+        WATCHER_JS); band: where its top must be.
         Raises LateFrame when every frame was right but the first one came after SETTLE_MS."""
         self.page.evaluate("el => __nav.watch(el)", element)
         action()
-        self.page.wait_for_function(f"() => __nav.samples.length && __nav.samples.at(-1)[0] >= {WATCH_MS}",
-                                    timeout=20_000)
+        end = self.page.evaluate("() => __nav.finished()")
+        assert end is not None, f"{label} at {self.width}px: no click on a '#' link, popstate or script started the clock"
         samples = self.page.evaluate("() => __nav.samples")
         painted = [sample for sample in samples if sample[0] <= SETTLE_MS]
         # What the screen shows from 300 ms on (from the first frame, if it came later): the last
@@ -98,8 +202,9 @@ class Reader:
         shown = (painted[-1:] or samples[:1]) + [sample for sample in samples[1:] if sample[0] > SETTLE_MS]
         tops = [top for _, top in shown]
         jump = {"jump": label, "hash": self.page.evaluate("() => location.hash"),
-                "top_at_300ms": round(tops[0]), "top_at_3s": round(tops[-1]),
-                "first_frame_ms": round(samples[0][0]), "frames": len(samples)}
+                "top_at_300ms": round(tops[0]), "top_at_end": round(tops[-1]),
+                "first_frame_ms": round(samples[0][0]), "frames": len(samples),
+                "watched_ms": round(end["watched"]), "ended_idle": end["idle"]}
         self.jumps.append(jump)
         low, high = band
         wrong = [(round(t), round(top)) for t, top in shown if not low <= top <= high]
@@ -158,6 +263,7 @@ class Reader:
 
 def reader_on_a_slow_device(make_page, site_url, width: int, motion: str) -> Reader:
     page = make_page(**DEVICES[width], reduced_motion=MOTIONS[motion])
+    page.add_init_script(WATCHER_JS)
     page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": SLOWDOWN})
     page.goto(site_url + "index.html")
     page.wait_for_load_state("load")
@@ -236,7 +342,7 @@ def jumps_of_one_reading(reader: Reader, width: int, motion: str) -> None:
     # was followed from (the one before it, as it had landed).
     reader.back_to("Back to the glossary term's place", term_link, term_top)
     reader.back_to(f"Back to the contents' entry {share[-2]}", reader.element(f"#{share[-2]}"),
-                   reader.jumps[len(share) - 2]["top_at_3s"])
+                   reader.jumps[len(share) - 2]["top_at_end"])
 
     # A hash a script sets.
     scripted = random.Random(width).choice([s for s in slugs if s not in share[-2:]])
