@@ -195,7 +195,7 @@
       const assets = RAG.assets();
       const session = {
         documents: [], sample: null, tried: new Map(), vectors: new Map(), pool: null, store: null, controller: null,
-        corpus: null, embedding: false, imported: null, mounts: {},
+        corpus: null, embedding: false, imported: null, mounts: {}, indexes: new WeakMap(),
       };
       ctx.session = session;
       // The views' places move out of the lab, into a section just after it (inside, the lab's own
@@ -236,15 +236,29 @@
         return marks;
       };
 
-      const corpusOf = (chunks, questions, marks) => {
+      /** The chunks' BM25, built in slices once per chunk list (one call over 2,000 chunks would freeze the page). */
+      const indexOf = async (chunks) => {
+        if (!session.indexes.has(chunks)) session.indexes.set(chunks, await RAG.docs.bm25(chunks.map((c) => c.text), data.settings.bm25));
+        return session.indexes.get(chunks);
+      };
+
+      /** The reader's chunks as a corpus, each question searched between yields (over 2,000 chunks a search is some 15 ms). */
+      const corpusOf = async (chunks, questions, marks) => {
+        const index = await indexOf(chunks);
+        const slice = RAG.docs.slicer();
         const embedded = chunks.every((c) => session.vectors.has(c.hash));
-        const vectors = embedded && chunks.length ? chunks.map((c) => Array.from(session.vectors.get(c.hash))) : null;
+        let vectors = null;
+        if (embedded && chunks.length) {
+          vectors = [];
+          for (const c of chunks) { await slice(); vectors.push(Array.from(session.vectors.get(c.hash))); }
+        }
         const hashIds = new Map(chunks.map((c) => [c.hash, c.id]));
         const corpus = RAG.corpus.fromChunks(chunks.map((c) => ({ id: c.id, text: c.text, title: c.headings.length ? c.headings[c.headings.length - 1] : c.title, document: c.source })),
           // the browser's model: cosines within its tolerance of Python's are ties, shown as ties
-          { settings: data.settings, vectors, denseTolerance: vectors && data.live ? data.live.cosine_tolerance : 0 });
+          { settings: data.settings, vectors, index, denseTolerance: vectors && data.live ? data.live.cosine_tolerance : 0 });
         // Asked live (searched here, in this browser), so the views say so.
         for (const q of questions) {
+          await slice();
           const vector = vectors && session.vectors.get(`q:${q.text}`);
           corpus.questions.add({ id: q.id, text: q.text, set: "live", vector: vector ? Array.from(vector) : undefined,
                                  answers: (marks[q.id] || []).map((hash) => hashIds.get(hash)).filter(Boolean) });
@@ -258,7 +272,10 @@
       /** Search, prompt, measure and the views again, from the chunks and questions in hand. */
       const refresh = async () => {
         const { chunks, questions, marks } = ctx.local;
-        const corpus = (session.corpus = corpusOf(chunks, questions, marks));
+        const turn = (session.turn = (session.turn || 0) + 1);
+        const corpus = await corpusOf(chunks, questions, marks);
+        if (turn !== session.turn) return;  // a later refresh began while this one was building: its lists win
+        session.corpus = corpus;
         const question = questions.find((q) => q.id === ctx.local.q);
         const runs = question ? corpus.question(question.id).runs : null;
         let prompt = "";
@@ -449,7 +466,7 @@
           else await lookUp(found.chunks);
           const marks = withQuoteMarks(found.chunks);
           ctx.show({ marks });
-          const corpus = corpusOf(found.chunks, ctx.local.questions, marks);
+          const corpus = await corpusOf(found.chunks, ctx.local.questions, marks);
           const marked = ctx.local.questions.filter((q) => (marks[q.id] || []).length);
           const measured = RAG.docs.measure({ chunks: found.chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus) });
           const lost = marked.filter((q) => !measured.questions.includes(q.id)).length;
