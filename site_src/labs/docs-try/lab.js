@@ -154,8 +154,11 @@
             h("ol", { class: "docs-top" }, top.length ? top.map(([id, score], i) => {
               const chunk = byId.get(id);
               return h("li", { key: id, class: ["docs-hit", props.marked.has(chunk.hash) && "is-answer"], "data-pid": id },
-                h("label", { class: "docs-mark" }, h("input", { type: "checkbox", "data-act": "mark", "data-hash": chunk.hash, checked: props.marked.has(chunk.hash) }),
-                  h("span", { class: "docs-rank" }, String(i + 1)), " ", h("code", null, id), ` ${chunk.title} \u00b7 ${RAG.fixed(score, 3)}`,
+                // The id opens the passage card (runtime/kit.js: a click, a tap or Enter on button.pid-open).
+                h("div", { class: "docs-mark" },
+                  h("label", null, h("input", { type: "checkbox", "data-act": "mark", "data-hash": chunk.hash, checked: props.marked.has(chunk.hash),
+                    "aria-label": `${id} answers the question` }), " ", h("span", { class: "docs-rank" }, String(i + 1))),
+                  h("button", { type: "button", class: "pid-open" }, h("code", null, id)), ` ${chunk.title} \u00b7 ${RAG.fixed(score, 3)}`,
                   props.marked.has(chunk.hash) ? h("span", { class: "flag" }, " your mark") : null),
                 h("p", { class: "docs-chunk-text" }, excerpt(chunk.text)));
             }) : h("li", { class: "docs-hit" }, "No chunk shares a word with the question.")),
@@ -198,6 +201,8 @@
         corpus: null, embedding: false, imported: null, mounts: {}, indexes: new WeakMap(),
       };
       ctx.session = session;
+      // The passage card reads the reader's chunks (the corpus of the last search) and its question.
+      ctx.root.cardSource = () => (session.corpus ? { corpus: session.corpus, state: { q: ctx.local.q, ...data.settings.bm25 } } : null);
       // The views' places move out of the lab, into a section just after it (inside, the lab's own
       // controls and outputs, ctx.findAll, would include the views' and get the lab's empty state
       // written into them); moved when first needed, so the lab starts as the build drew it.
