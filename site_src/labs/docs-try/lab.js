@@ -289,7 +289,7 @@
           prompt = RAG.engine.buildPrompt(question.text, sent.map((p) => ({ id: p.id, title: p.title, date: "", text: p.text })), data.prompt.rules.map((r) => r.text));
         }
         const marked = questions.filter((q) => (marks[q.id] || []).length);
-        const measured = marked.length && chunks.length ? RAG.docs.measure({ chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus) }) : null;
+        const measured = marked.length && chunks.length ? RAG.docs.measure({ chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus), tolerances: { dense: corpus.denseTolerance } }) : null;
         ctx.show({ runs, prompt, promptPieces: null, measured: measured && measured.questions.length ? measured : null, retrievers: retrievers(corpus) });
         mountViews(corpus, question);
         if (prompt && session.pool) ctx.show({ promptPieces: (await session.pool.countWordpieces([prompt]))[0] });
@@ -457,7 +457,8 @@
         return RAG.docs.exportBundle({ chunks: ctx.local.chunks, setting: session.imported ? session.imported.setting : setting(), vectors,
           marks: RAG.docs.marks.split(ctx.local.marks, ctx.local.chunks).present,  // the marks of these chunks: what the file can measure
           questions: ctx.local.questions.map((q) => ({ id: q.id, text: q.text, vector: session.vectors.get(`q:${q.text}`) })),
-          fingerprint: data.live ? RAG.docs.store.fingerprint(data.live) : "none", settings: data.settings });
+          fingerprint: data.live ? RAG.docs.store.fingerprint(data.live) : "none", settings: data.settings,
+          denseTolerance: data.live ? data.live.cosine_tolerance : 0 });
       };
 
       /** Every chunker setting, side by side on the same marks: only chunks the store lacks are embedded.
@@ -473,7 +474,7 @@
           ctx.show({ marks });
           const corpus = await corpusOf(found.chunks, ctx.local.questions, marks);
           const marked = ctx.local.questions.filter((q) => (marks[q.id] || []).length);
-          const measured = RAG.docs.measure({ chunks: found.chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus) });
+          const measured = RAG.docs.measure({ chunks: found.chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus), tolerances: { dense: corpus.denseTolerance } });
           const lost = marked.filter((q) => !measured.questions.includes(q.id)).length;
           tried.push({ label: label(s), chunks: found.chunks.length, lost, measured });
         }
