@@ -65,7 +65,7 @@ DOCS = (
     "limits.js", "slices.js", "refusal.js", "hash.js",
     "sniff.js", "decode-text.js", "load-vendor.js", "read-pdf.js", "read-docx.js", "read-files.js",
     "chunk-documents.js", "marks.js", "measure.js",
-    "vector-store.js", "index-vectors.js", "export.js", "pgvector-sql.js",
+    "vector-store.js", "index-vectors.js", "index-bm25.js", "export.js", "pgvector-sql.js",
 )
 # Preact's browser build (package.json pins it; the build's Node renderer uses the same version).
 PREACT = ROOT / "node_modules" / "preact" / "dist" / "preact.min.umd.js"

@@ -12,7 +12,8 @@
  * with another model is read, its vectors dropped: `dropped` says so and `toEmbed` lists the texts
  * to embed again.
  *
- *   RAG.docs.exportBundle({chunks, setting, vectors, questions, marks, fingerprint, settings, dimensions})
+ *   RAG.docs.exportBundle({chunks, setting, vectors, questions, marks, fingerprint, settings, dimensions, denseTolerance})
+ *     denseTolerance: how close two cosines tie in recall (data.live.cosine_tolerance; 0 by default)
  *     vectors: {hash: Float32Array} (optional); questions: [{id, text, vector?}]; settings: data.settings
  *     -> the bundle (an object; JSON.stringify it to save)
  *   RAG.docs.importBundle(text, {fingerprint, dimensions}) -> Promise of
@@ -63,13 +64,14 @@
 
   /* ------------------------------------------------------------ export */
 
-  function exportBundle({ chunks, setting, vectors = {}, questions = [], marks = {}, fingerprint, settings, dimensions = 384, model = "all-MiniLM-L6-v2" }) {
+  function exportBundle({ chunks, setting, vectors = {}, questions = [], marks = {}, fingerprint, settings, dimensions = 384, model = "all-MiniLM-L6-v2",
+                         denseTolerance = 0 }) {
     return {
       schema: SCHEMA,
       kind: KIND,
       model: { name: model, fingerprint, dimensions },
       settings: { bm25: { k1: settings.bm25.k1, b: settings.bm25.b }, rrf_k: settings.rrf_k, fusion_depth: settings.fusion_depth,
-                  recall_ks: settings.recall_ks },
+                  recall_ks: settings.recall_ks, dense_tolerance: denseTolerance },
       chunker: setting,
       chunks: chunks.map((c) => ({ id: c.id, hash: c.hash, text: c.text, source: c.source, page: c.page ?? null,
                                    last_page: c.lastPage ?? null, headings: c.headings,

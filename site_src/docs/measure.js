@@ -3,9 +3,11 @@
  * (recall, for questions with several marks), the Wilson interval of the hits, and, for each pair
  * of retrievers, the exact sign test of the questions they split and roughly how many questions it
  * would take to see a difference of that size. Ties are the engine's: chunks whose scores are
- * equal to 6 decimals share a place (RAG.engine.places), so a tie that straddles k is a hit for
- * some of the ranks it spans and a miss for others; every figure is then a range, low (the tie
- * counted as a miss) to high (as a hit). Proven equal to engine/evaluate.py and
+ * equal to 6 decimals share a place (RAG.engine.places), or, in a list given a tolerance
+ * (`tolerances`, per retriever: the browser model's cosines, data.live.cosine_tolerance, as the
+ * hybrid view draws them), scores within it of the first of their group; so a tie that straddles
+ * k is a hit for some of the ranks it spans and a miss for others; every figure is then a range,
+ * low (the tie counted as a miss) to high (as a hit). Proven equal to engine/evaluate.py and
  * engine/significance.py by tests/docs/test_measure.py. No window: a page, a worker or Node.
  *
  * Counts use the engine's twins: recallAtK over each question's rank (the last rank of the best
@@ -19,8 +21,9 @@
  * and the questions that takes, ceil(D·n / d), if the share of split questions stays d / n. None
  * when d is 0 or wins = losses; "more than" past MAX_SPLIT split questions.
  *
- *   RAG.docs.measure({chunks, runs, marks, ks, retrievers}) -> {questions, lost, perQuestion, recall, pairs}
- *     chunks [{id, hash}]; runs {questionId: {dense: [[id, score]], bm25, hybrid}}; marks {questionId: [hash]}
+ *   RAG.docs.measure({chunks, runs, marks, ks, retrievers, tolerances}) -> {questions, lost, perQuestion, recall, pairs}
+ *     chunks [{id, hash}]; runs {questionId: {dense: [[id, score]], bm25, hybrid}}; marks {questionId: [hash]};
+ *     tolerances {retriever: how close two scores tie} (optional: {dense: 5e-4}; 0 for a retriever not named)
  *   RAG.docs.questionsNeeded(wins, losses, questions) -> {split, questions, p} or {more: MAX_SPLIT} or null
  *   RAG.docs.compareSettings([{label, setting, chunks, runs}], marks, options) -> [{label, setting, lost, measured}]
  *
@@ -70,8 +73,8 @@
   }
 
   /** Per chunk position, its hash and its place; each marked hash's best place (first and last rank). */
-  function bestPlaces(ranking, hashOf, marked) {
-    const places = E().places(ranking);
+  function bestPlaces(ranking, hashOf, marked, tolerance) {
+    const places = E().places(ranking, tolerance);
     const best = new Map();
     ranking.forEach(([id], i) => {
       const hash = hashOf.get(id);
@@ -83,12 +86,12 @@
   }
 
   /** The ids of a ranking's chunks whose places end at or before k (sure), or start there (possible). */
-  function topIds(ranking, k, edge) {
-    const places = E().places(ranking);
+  function topIds(ranking, k, edge, tolerance) {
+    const places = E().places(ranking, tolerance);
     return ranking.filter((_, i) => places[i][edge] <= k).map(([id]) => id);
   }
 
-  function measure({ chunks, runs, marks, ks = KS, retrievers = RETRIEVERS }) {
+  function measure({ chunks, runs, marks, ks = KS, retrievers = RETRIEVERS, tolerances = {} }) {
     const hashOf = new Map(chunks.map((c) => [c.id, c.hash]));
     const { present, lost } = docs.marks.split(marks, chunks);
     const questions = Object.keys(marks).filter((q) => present[q].length && runs[q]);
@@ -97,17 +100,18 @@
     for (const retriever of retrievers) {
       perQuestion[retriever] = {};
       recall[retriever] = {};
+      const tolerance = tolerances[retriever] || 0;
       const low = {};
       const high = {};
       for (const q of questions) {
         const ranking = runs[q][retriever];
         const marked = new Set(present[q]);
-        const best = [...bestPlaces(ranking, hashOf, marked).values()];
+        const best = [...bestPlaces(ranking, hashOf, marked, tolerance).values()];
         const rankLow = best.length ? Math.min(...best.map((p) => p[1])) : null;
         const rankHigh = best.length ? Math.min(...best.map((p) => p[0])) : null;
         const found = {};
         for (const k of ks) {
-          const hashesIn = (edge) => topIds(ranking, k, edge).map((id) => hashOf.get(id));
+          const hashesIn = (edge) => topIds(ranking, k, edge, tolerance).map((id) => hashOf.get(id));
           const sure = hashesIn(1);
           const maybe = hashesIn(0);
           found[k] = [E().passagesFound(sure, present[q], sure.length)[0], E().passagesFound(maybe, present[q], maybe.length)[0]];

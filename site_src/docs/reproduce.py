@@ -12,7 +12,9 @@ ln(1 + (N - n + 0.5) / (n + 0.5)), k1 and b from the file), cosine as the dot pr
 vectors, reciprocal rank fusion (k from the file, each list's top fusion_depth), the page's
 rounding (scores to 6 decimals; equal scores keep the chunks' order) and recall: a question hits
 at k when one of its marked chunks is in the top k (the marks are the SHA-256 of the chunks'
-texts); a tie of equal scores that straddles k counts as a range, low to high.
+texts); a tie of equal scores that straddles k counts as a range, low to high. Dense scores
+within the file's dense_tolerance of each other tie too (the page's model is known to agree with
+sentence-transformers that closely, so the page shows them as ties).
 """
 
 import argparse
@@ -118,11 +120,11 @@ def runs_of(bundle: dict, chunk_vectors: np.ndarray, question_vectors: np.ndarra
 
 # ------------------------------------------------------------------ recall on the marks
 
-def places(ranking: list[tuple[str, float]]) -> list[tuple[int, int]]:
-    """Each position's (first, last) rank: equal scores share the ranks they span."""
+def places(ranking: list[tuple[str, float]], tolerance: float = 0.0) -> list[tuple[int, int]]:
+    """Each position's (first, last) rank: scores within `tolerance` of the first of their group share the ranks they span."""
     found, start = [], 0
     for end in range(1, len(ranking) + 1):
-        if end == len(ranking) or ranking[end][1] != ranking[start][1]:
+        if end == len(ranking) or abs(ranking[end][1] - ranking[start][1]) > tolerance:
             found += [(start + 1, end)] * (end - start)
             start = end
     return found
@@ -136,11 +138,12 @@ def recall_of(bundle: dict, runs: dict) -> dict:
     found: dict = {}
     for retriever in ("dense", "bm25", "hybrid"):
         found[retriever] = {}
+        tolerance = bundle["settings"].get("dense_tolerance", 0.0) if retriever == "dense" else 0.0
         for k in bundle["settings"]["recall_ks"]:
             low = high = 0
             for q in asked:
                 ranking = runs[q][retriever]
-                spans = [span for (pid, _), span in zip(ranking, places(ranking)) if hash_of[pid] in marked[q]]
+                spans = [span for (pid, _), span in zip(ranking, places(ranking, tolerance)) if hash_of[pid] in marked[q]]
                 low += any(last <= k for _, last in spans)
                 high += any(first <= k for first, _ in spans)
             found[retriever][k] = {"hits": [low, high], "questions": len(asked)}

@@ -53,6 +53,11 @@
     });
   }
 
+  // Records read or written per transaction: one transaction over 2,000 vectors holds the page's
+  // thread for a tenth of a second or more; a few hundred stay within a slice (slices.js).
+  const GROUP = 200;
+  const groups = (items) => Array.from({ length: Math.ceil(items.length / GROUP) }, (_, i) => items.slice(i * GROUP, (i + 1) * GROUP));
+
   const recordBytes = (record) => record.vector.byteLength + record.model.length + record.hash.length;
 
   class Store {
@@ -79,27 +84,37 @@
     async get(texts) {
       const hashes = await docs.textHashes(texts);
       if (!this.database) return hashes.map((hash) => this.memory.get(hash) || null);  // forgotten: nothing to open
-      const transaction = this.database.transaction(VECTORS, "readonly");
-      const table = transaction.objectStore(VECTORS);
-      const found = await Promise.all(hashes.map((hash) => done(table.get([this.model, hash]))));
-      return found.map((record, i) => (record ? new Float32Array(record.vector) : this.memory.get(hashes[i]) || null));
+      const found = [];
+      const slice = docs.slicer();
+      for (const group of groups(hashes)) {
+        await slice();
+        const table = this.database.transaction(VECTORS, "readonly").objectStore(VECTORS);
+        const records = await Promise.all(group.map((hash) => done(table.get([this.model, hash]))));
+        records.forEach((record, i) => found.push(record ? new Float32Array(record.vector) : this.memory.get(group[i]) || null));
+      }
+      return found;
     }
 
     async put(pairs) {
       const hashes = await docs.textHashes(pairs.map(([text]) => text));
       const records = pairs.map(([, vector], i) => ({ model: this.model, hash: hashes[i], vector: Float32Array.from(vector).buffer }));
+      let kept = 0;  // records in IndexedDB; the rest go to memory
       if (await this.connection()) {
+        const slice = docs.slicer();
         try {
-          const transaction = this.database.transaction(VECTORS, "readwrite");
-          const table = transaction.objectStore(VECTORS);
-          for (const record of records) table.put(record);
-          await finished(transaction);
-          return records.length;
+          for (const group of groups(records)) {
+            await slice();
+            const transaction = this.database.transaction(VECTORS, "readwrite");
+            const table = transaction.objectStore(VECTORS);
+            for (const record of group) table.put(record);
+            await finished(transaction);
+            kept += group.length;
+          }
         } catch (error) {
           this.note = `IndexedDB refused to keep more (${(error && error.message) || error}): the newest vectors are kept in memory until the page closes.`;
         }
       }
-      records.forEach((record) => this.memory.set(record.hash, new Float32Array(record.vector)));
+      records.slice(kept).forEach((record) => this.memory.set(record.hash, new Float32Array(record.vector)));
       return records.length;
     }
 

@@ -5,10 +5,12 @@
  * live (searched here, with the engine's twins, when they come without runs).
  *
  *   RAG.corpus.fromData(data)        the build's data: data.passages, questions, runs, settings
- *   RAG.corpus.fromChunks(chunks, {settings, vectors, questions, denseTolerance})
+ *   RAG.corpus.fromChunks(chunks, {settings, vectors, questions, denseTolerance, index})
  *                                    chunks [{id, text, title, section?, document?, ...}]; vectors,
  *                                    one array per chunk in their order, for dense search (optional);
- *                                    questions [{id, text, vector?, answers?}], searched here
+ *                                    questions [{id, text, vector?, answers?}], searched here; index,
+ *                                    their BM25 at the settings' k1 and b, built already (optional:
+ *                                    RAG.docs.bm25 builds it in slices, where one call would be long)
  *   RAG.corpus.page(data)            the page's corpus: fromData, once per data; a question asked
  *                                    live is told to the page ("rag:questions" on document)
  *
@@ -37,11 +39,23 @@
     return question.answer ? [question.answer] : [];
   };
 
-  function makeCorpus({ passages, settings, vectors, presets, announce, denseTolerance = 0 }) {
+  /** The vectors end to end in one Float64Array (set() copies each at once: flat() over 2,000 would take a tenth of a second). */
+  const flatten = (vectors) => {
+    const size = vectors.length ? vectors[0].length : 0;
+    const flat = new Float64Array(vectors.length * size);
+    vectors.forEach((vector, i) => flat.set(vector, i * size));
+    return flat;
+  };
+
+  function makeCorpus({ passages, settings, vectors, presets, announce, denseTolerance = 0, index: built = null }) {
     const byId = new Map(passages.map((p) => [p.id, p]));
     const ids = passages.map((p) => p.id);
-    const flat = vectors ? Float64Array.from(vectors.flat()) : null;
-    let index = null;
+    const flat = vectors ? flatten(vectors) : null;
+    if (built && (built.nDocs !== passages.length || built.k1 !== settings.bm25.k1 || built.b !== settings.bm25.b)) {
+      throw new RangeError(`RAG.corpus: the index given holds ${built.nDocs} texts at k1 ${built.k1}, b ${built.b}; ` +
+        `the corpus has ${passages.length} at k1 ${settings.bm25.k1}, b ${settings.bm25.b}: build it over these chunks at the settings' k1 and b`);
+    }
+    let index = built;
     let other = null;  // {k1, b, index}: the last index asked for at other settings
     const live = new Map();
 
@@ -104,14 +118,14 @@
   /** Chunks as a corpus: [{id, text, title, section?, document?}], a chunk's section and document
    *  its title unless given; each question searched here (dense with its vector, when both it and
    *  the chunks have one). */
-  function fromChunks(chunks, { settings, vectors = null, questions = [], denseTolerance = 0 } = {}) {
+  function fromChunks(chunks, { settings, vectors = null, questions = [], denseTolerance = 0, index = null } = {}) {
     if (!settings || !settings.bm25) throw new TypeError("RAG.corpus.fromChunks(chunks, {settings}): give the settings (data.settings)");
     if (vectors && vectors.length !== chunks.length) {
       throw new RangeError(`RAG.corpus.fromChunks: ${vectors.length} vectors for ${chunks.length} chunks`);
     }
     const passages = chunks.map((chunk) => ({ ...chunk, section: chunk.section ?? chunk.title, document: chunk.document ?? chunk.title }));
     const presets = new Map(questions.map((q) => [q.id, { ...q, set: q.set || "made", source: "chunks" }]));
-    return makeCorpus({ passages, settings, vectors, presets, denseTolerance });
+    return makeCorpus({ passages, settings, vectors, presets, denseTolerance, index });
   }
 
   const pages = new WeakMap();

@@ -15,6 +15,10 @@
  *   {type: "embed", job, texts, batchSize}
  *       each text cut at maxWordpieces wordpieces, the texts in batches of similar length, each
  *       batch padded and run once, mean-pooled under the attention mask, scaled to unit length.
+ *       Where the time goes (onnxruntime-web's profiler, one thread, 16 texts of 100 wordpieces):
+ *       MatMul 88%, BiasGelu 5%, LayerNormalization 2%. The half-precision weights' Casts are
+ *       folded when the session is created: the fp32 file costs the same per text (114 against
+ *       109 ms of CPU), and so does any batch size from 1 to 32 (112-121 ms).
  *       progress: {done, total} texts after each batch. done: {vectors: Float32Array (texts x
  *       dimensions, in the texts' order), wordpieces: Int32Array}, both transferred.
  *   {type: "count", job, texts}   done: {wordpieces: [n]}: each text's length, uncut.

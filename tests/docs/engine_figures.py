@@ -31,7 +31,7 @@ def expected_needed(wins: int, losses: int, n: int, cap: int = 10_000):
     return {"more": cap}
 
 
-def expected_measure(chunks, runs, marks):
+def expected_measure(chunks, runs, marks, tolerances=None):
     hash_of = {c["id"]: c["hash"] for c in chunks}
     known = set(hash_of.values())
     present = {q: [h for h in hs if h in known] for q, hs in marks.items()}
@@ -42,7 +42,7 @@ def expected_measure(chunks, runs, marks):
         per[r], recall[r] = {}, {}
         for q in asked:
             ranking = [tuple(pair) for pair in runs[q][r]]
-            spans = places(ranking)
+            spans = places(ranking, (tolerances or {}).get(r, 0.0))
             marked = [i for i, (pid, _) in enumerate(ranking) if hash_of[pid] in present[q]]
             low = min((spans[i][1] for i in marked), default=None)
             high = min((spans[i][0] for i in marked), default=None)

@@ -12,6 +12,7 @@ Example: [q["id"] for q in questions()][:2] -> ['one-file', 'lost-passphrase']
 import numpy as np
 import yaml
 
+from builder.live_model import COSINE_TOLERANCE
 from engine import settings
 from engine.bm25 import BM25
 from engine.ranking import bm25_ranking, dense_ranking, hybrid_ranking
@@ -79,7 +80,7 @@ EXPORT = """async (RAG, input) => {
   const answers = Object.fromEntries(input.questions.map((q) => [q.id, q.answers]));
   const marks = RAG.docs.marks.fromQuotes(input.chunks, answers);
   return RAG.docs.exportBundle({ chunks: input.chunks, setting: input.setting, vectors, questions, marks,
-                                 fingerprint: input.fingerprint, settings: input.settings });
+                                 fingerprint: input.fingerprint, settings: input.settings, denseTolerance: input.denseTolerance });
 }"""
 
 
@@ -87,7 +88,7 @@ def exported(node, setting: dict, chunk_vectors, question_vectors, chunks=None, 
     """The sample set as the page exports it (export.js), with these vectors and the quotes' marks."""
     chunks = chunks if chunks is not None else chunked(node, setting)
     return node.run(EXPORT, {"chunks": chunks, "setting": setting, "questions": questions(), "fingerprint": fingerprint,
-                             "settings": settings.as_data(), "chunkVectors": np.asarray(chunk_vectors).tolist(),
+                             "settings": settings.as_data(), "denseTolerance": COSINE_TOLERANCE, "chunkVectors": np.asarray(chunk_vectors).tolist(),
                              "questionVectors": np.asarray(question_vectors).tolist()})
 
 

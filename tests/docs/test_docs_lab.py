@@ -13,6 +13,7 @@ tests/docs/server.py (which records every request), one page for the module, the
   and the prompt's size in wordpieces; at 390 px nothing of it is cut off (screenshots at 1280
   and 390 px, light and dark, in test-artifacts/screenshots/lab-docs-try-*.png);
 - a reload embeds nothing; "Forget my documents" deletes everything stored and says how much;
+- a result's id opens the passage card, with the terms BM25 matched (engine/bm25.py's);
 - bad files are refused in the lab with their reasons;
 """
 
@@ -151,6 +152,31 @@ def test_a_store_that_holds_the_vectors_searches_by_meaning_at_once_and_measures
     assert table_of(page, f"{LAB} .docs-recall") == {r: [cell(expected[r][str(k)]) for k in (1, 3, 5)] for r in ("dense", "bm25", "hybrid")}
     expect(page.locator("#docs-hybrid-k")).to_be_visible()
     expect(page.locator(f'.docs-views [data-mount="map"] figcaption').first).to_contain_text("PCA")
+
+
+def test_a_result_opens_its_passage_card_with_the_terms_the_engine_matched(page):
+    """A click on a result's id, then Enter on it, opens the passage card over the reader's chunks:
+    the chunk's id, and the question's terms that BM25 (engine/bm25.py over the same chunks)
+    scores in it, each marked in its text; Escape closes it and gives the focus back."""
+    from engine.bm25 import BM25
+
+    local = page.evaluate(LOCAL)
+    question = next(q["text"] for q in local["questions"] if q["id"] == local["q"])
+    ids = [c["id"] for c in local["chunks"]]
+    button = page.locator(f"{LAB} .docs-top li[data-pid] button.pid-open").first
+    pid = button.evaluate("b => b.closest('[data-pid]').dataset.pid")
+    expected = [c.term for c in BM25([c["text"] for c in local["chunks"]]).explain(question, ids.index(pid)) if c.score > 0]
+    assert expected, "the first result shares a term with the question"
+    card = page.locator(f"{LAB} .card-host [data-view='card']")
+    for press in (button.click, lambda: (button.focus(), page.keyboard.press("Enter"))):
+        press()
+        expect(card).to_be_visible()
+        assert card.locator(".card-title code").text_content() == pid
+        assert card.locator(".card-shares li").evaluate_all("lis => lis.map((li) => li.dataset.term)") == expected
+        assert {m.lower() for m in card.locator("mark.card-term").all_text_contents()} == set(expected)
+        page.keyboard.press("Escape")
+        expect(page.locator(f"{LAB} .card-host")).to_have_count(0)
+        expect(button).to_be_focused()
 
 
 def test_every_chunker_side_by_side_and_the_best_named_as_the_engine_counts(page):

@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pytest
 
+from builder.live_model import COSINE_TOLERANCE
 from engine import settings
 from docs.sample_set import chunked, exported, questions, vectors_of
 from support.stand_in_model import stand_in_embed
@@ -48,7 +49,8 @@ def test_the_file_holds_chunks_vectors_questions_marks_model_and_settings(bundle
     assert bundle["schema"] == 1 and bundle["kind"] == "rag-explainer/documents"
     assert bundle["model"] == {"name": "all-MiniLM-L6-v2", "fingerprint": "model:test", "dimensions": 384}
     assert bundle["settings"] == {"bm25": {"k1": settings.BM25_K1, "b": settings.BM25_B}, "rrf_k": settings.RRF_K,
-                                  "fusion_depth": settings.FUSION_DEPTH, "recall_ks": list(settings.RECALL_KS)}
+                                  "fusion_depth": settings.FUSION_DEPTH, "recall_ks": list(settings.RECALL_KS),
+                                  "dense_tolerance": COSINE_TOLERANCE}
     assert bundle["chunker"] == SETTING
     assert [c["text"] for c in bundle["chunks"]] == [c["text"] for c in chunks]
     assert set(bundle["chunks"][0]) == {"id", "hash", "text", "source", "page", "last_page", "headings", "vector"}

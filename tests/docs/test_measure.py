@@ -75,6 +75,22 @@ def test_a_tie_at_k_makes_the_hit_itself_a_range_and_the_pair_undecided(node):
     assert (dense_bm25["wins"], dense_bm25["losses"], dense_bm25["undecided"]) == (0, 0, 1)
 
 
+# Cosines of the browser's model, known to data.live.cosine_tolerance (5e-4): a and c are apart by
+# less, so with the tolerance they tie at 1-2 as the hybrid view draws them; exactly, c is second.
+CLOSE = [["a", 0.6003], ["c", 0.6], ["b", 0.5], ["d", 0.4], ["e", 0.2], ["f", 0.1]]
+
+
+def test_a_tolerance_makes_close_scores_a_tie_in_that_retriever_only(node):
+    runs = {"q1": {"dense": CLOSE, "bm25": CLOSE, "hybrid": CLOSE}}
+    marks = {"q1": [h("c")]}
+    tolerances = {"dense": 5e-4}
+    found = node.run(MEASURE, {"chunks": HAND_CHUNKS, "runs": runs, "marks": marks, "tolerances": tolerances})
+    assert found == expected_measure(HAND_CHUNKS, runs, marks, tolerances)
+    assert found["recall"]["dense"]["1"]["hits"] == [0, 1], "c ties with a within the tolerance: at k = 1 a range"
+    assert found["recall"]["bm25"]["1"]["hits"] == [0, 0], "BM25's scores are exact: c is second"
+    assert found != expected_measure(HAND_CHUNKS, runs, marks), "without the tolerance the figures differ"
+
+
 @pytest.mark.parametrize("wins, losses, n", [(4, 1, 10), (3, 0, 6), (1, 0, 6), (6, 1, 30), (5, 4, 20), (2, 2, 6), (0, 0, 6), (1, 3, 9)])
 def test_how_many_questions_a_difference_would_take(node, wins, losses, n):
     found = node.run("async (RAG, input) => RAG.docs.questionsNeeded(...input)", [wins, losses, n])

@@ -42,7 +42,7 @@ def run_script(tmp_path, bundle, *flags) -> dict:
 def expected(bundle, runs):
     chunks = [{"id": c["id"], "hash": c["hash"]} for c in bundle["chunks"]]
     marks = {q["id"]: q["marks"] for q in bundle["questions"]}
-    measured = expected_measure(chunks, plain(runs), marks)
+    measured = expected_measure(chunks, plain(runs), marks, {"dense": bundle["settings"]["dense_tolerance"]})
     return {r: {k: {"hits": figure["hits"], "questions": figure["n"]} for k, figure in by_k.items()}
             for r, by_k in measured["recall"].items()}
 
@@ -80,3 +80,19 @@ def test_on_the_real_models_vectors_and_embedding_again_in_the_script(node, tmp_
     print(json.dumps(figures))
     assert same_top5 == {"dense": len(asked), "bm25": len(asked), "hybrid": len(asked)}
     assert again["recall"] == recall
+
+
+def test_the_scripts_recall_ties_dense_scores_within_the_files_tolerance():
+    """recall_of with the file's dense_tolerance: a marked chunk 3e-4 below the first is a tie at
+    1-2 in dense (a range at k = 1), and stays second in BM25, whose scores are exact."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reproduce", SCRIPT)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    close = [("a", 0.6003), ("c", 0.6), ("b", 0.5)]
+    bundle = {"chunks": [{"id": pid, "hash": pid} for pid in "abc"], "questions": [{"id": "q1", "marks": ["c"]}],
+              "settings": {"recall_ks": [1], "dense_tolerance": 5e-4}}
+    found = script.recall_of(bundle, {"q1": {"dense": close, "bm25": close, "hybrid": close}})
+    assert found["dense"][1]["hits"] == [0, 1] and found["bm25"][1]["hits"] == [0, 0]
+

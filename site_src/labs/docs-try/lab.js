@@ -154,8 +154,11 @@
             h("ol", { class: "docs-top" }, top.length ? top.map(([id, score], i) => {
               const chunk = byId.get(id);
               return h("li", { key: id, class: ["docs-hit", props.marked.has(chunk.hash) && "is-answer"], "data-pid": id },
-                h("label", { class: "docs-mark" }, h("input", { type: "checkbox", "data-act": "mark", "data-hash": chunk.hash, checked: props.marked.has(chunk.hash) }),
-                  h("span", { class: "docs-rank" }, String(i + 1)), " ", h("code", null, id), ` ${chunk.title} \u00b7 ${RAG.fixed(score, 3)}`,
+                // The id opens the passage card (runtime/kit.js: a click, a tap or Enter on button.pid-open).
+                h("div", { class: "docs-mark" },
+                  h("label", null, h("input", { type: "checkbox", "data-act": "mark", "data-hash": chunk.hash, checked: props.marked.has(chunk.hash),
+                    "aria-label": `${id} answers the question` }), " ", h("span", { class: "docs-rank" }, String(i + 1))),
+                  h("button", { type: "button", class: "pid-open" }, h("code", null, id)), ` ${chunk.title} \u00b7 ${RAG.fixed(score, 3)}`,
                   props.marked.has(chunk.hash) ? h("span", { class: "flag" }, " your mark") : null),
                 h("p", { class: "docs-chunk-text" }, excerpt(chunk.text)));
             }) : h("li", { class: "docs-hit" }, "No chunk shares a word with the question.")),
@@ -195,9 +198,11 @@
       const assets = RAG.assets();
       const session = {
         documents: [], sample: null, tried: new Map(), vectors: new Map(), pool: null, store: null, controller: null,
-        corpus: null, embedding: false, imported: null, mounts: {},
+        corpus: null, embedding: false, imported: null, mounts: {}, indexes: new WeakMap(),
       };
       ctx.session = session;
+      // The passage card reads the reader's chunks (the corpus of the last search) and its question.
+      ctx.root.cardSource = () => (session.corpus ? { corpus: session.corpus, state: { q: ctx.local.q, ...data.settings.bm25 } } : null);
       // The views' places move out of the lab, into a section just after it (inside, the lab's own
       // controls and outputs, ctx.findAll, would include the views' and get the lab's empty state
       // written into them); moved when first needed, so the lab starts as the build drew it.
@@ -236,15 +241,29 @@
         return marks;
       };
 
-      const corpusOf = (chunks, questions, marks) => {
+      /** The chunks' BM25, built in slices once per chunk list (one call over 2,000 chunks would freeze the page). */
+      const indexOf = async (chunks) => {
+        if (!session.indexes.has(chunks)) session.indexes.set(chunks, await RAG.docs.bm25(chunks.map((c) => c.text), data.settings.bm25));
+        return session.indexes.get(chunks);
+      };
+
+      /** The reader's chunks as a corpus, each question searched between yields (over 2,000 chunks a search is some 15 ms). */
+      const corpusOf = async (chunks, questions, marks) => {
+        const index = await indexOf(chunks);
+        const slice = RAG.docs.slicer();
         const embedded = chunks.every((c) => session.vectors.has(c.hash));
-        const vectors = embedded && chunks.length ? chunks.map((c) => Array.from(session.vectors.get(c.hash))) : null;
+        let vectors = null;
+        if (embedded && chunks.length) {
+          vectors = [];
+          for (const c of chunks) { await slice(); vectors.push(Array.from(session.vectors.get(c.hash))); }
+        }
         const hashIds = new Map(chunks.map((c) => [c.hash, c.id]));
         const corpus = RAG.corpus.fromChunks(chunks.map((c) => ({ id: c.id, text: c.text, title: c.headings.length ? c.headings[c.headings.length - 1] : c.title, document: c.source })),
           // the browser's model: cosines within its tolerance of Python's are ties, shown as ties
-          { settings: data.settings, vectors, denseTolerance: vectors && data.live ? data.live.cosine_tolerance : 0 });
+          { settings: data.settings, vectors, index, denseTolerance: vectors && data.live ? data.live.cosine_tolerance : 0 });
         // Asked live (searched here, in this browser), so the views say so.
         for (const q of questions) {
+          await slice();
           const vector = vectors && session.vectors.get(`q:${q.text}`);
           corpus.questions.add({ id: q.id, text: q.text, set: "live", vector: vector ? Array.from(vector) : undefined,
                                  answers: (marks[q.id] || []).map((hash) => hashIds.get(hash)).filter(Boolean) });
@@ -258,7 +277,10 @@
       /** Search, prompt, measure and the views again, from the chunks and questions in hand. */
       const refresh = async () => {
         const { chunks, questions, marks } = ctx.local;
-        const corpus = (session.corpus = corpusOf(chunks, questions, marks));
+        const turn = (session.turn = (session.turn || 0) + 1);
+        const corpus = await corpusOf(chunks, questions, marks);
+        if (turn !== session.turn) return;  // a later refresh began while this one was building: its lists win
+        session.corpus = corpus;
         const question = questions.find((q) => q.id === ctx.local.q);
         const runs = question ? corpus.question(question.id).runs : null;
         let prompt = "";
@@ -267,7 +289,7 @@
           prompt = RAG.engine.buildPrompt(question.text, sent.map((p) => ({ id: p.id, title: p.title, date: "", text: p.text })), data.prompt.rules.map((r) => r.text));
         }
         const marked = questions.filter((q) => (marks[q.id] || []).length);
-        const measured = marked.length && chunks.length ? RAG.docs.measure({ chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus) }) : null;
+        const measured = marked.length && chunks.length ? RAG.docs.measure({ chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus), tolerances: { dense: corpus.denseTolerance } }) : null;
         ctx.show({ runs, prompt, promptPieces: null, measured: measured && measured.questions.length ? measured : null, retrievers: retrievers(corpus) });
         mountViews(corpus, question);
         if (prompt && session.pool) ctx.show({ promptPieces: (await session.pool.countWordpieces([prompt]))[0] });
@@ -435,7 +457,8 @@
         return RAG.docs.exportBundle({ chunks: ctx.local.chunks, setting: session.imported ? session.imported.setting : setting(), vectors,
           marks: RAG.docs.marks.split(ctx.local.marks, ctx.local.chunks).present,  // the marks of these chunks: what the file can measure
           questions: ctx.local.questions.map((q) => ({ id: q.id, text: q.text, vector: session.vectors.get(`q:${q.text}`) })),
-          fingerprint: data.live ? RAG.docs.store.fingerprint(data.live) : "none", settings: data.settings });
+          fingerprint: data.live ? RAG.docs.store.fingerprint(data.live) : "none", settings: data.settings,
+          denseTolerance: data.live ? data.live.cosine_tolerance : 0 });
       };
 
       /** Every chunker setting, side by side on the same marks: only chunks the store lacks are embedded.
@@ -449,9 +472,9 @@
           else await lookUp(found.chunks);
           const marks = withQuoteMarks(found.chunks);
           ctx.show({ marks });
-          const corpus = corpusOf(found.chunks, ctx.local.questions, marks);
+          const corpus = await corpusOf(found.chunks, ctx.local.questions, marks);
           const marked = ctx.local.questions.filter((q) => (marks[q.id] || []).length);
-          const measured = RAG.docs.measure({ chunks: found.chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus) });
+          const measured = RAG.docs.measure({ chunks: found.chunks, runs: runsOf(corpus, marked), marks: Object.fromEntries(marked.map((q) => [q.id, marks[q.id]])), retrievers: retrievers(corpus), tolerances: { dense: corpus.denseTolerance } });
           const lost = marked.filter((q) => !measured.questions.includes(q.id)).length;
           tried.push({ label: label(s), chunks: found.chunks.length, lost, measured });
         }
