@@ -41,6 +41,7 @@ def test_cosine_is_the_matrix_of_dot_products():
 
 # ------------------------------------------------------------------ the real model
 
+@pytest.mark.model
 def test_embed_shape_and_unit_rows(vectors):
     assert vectors.shape == (3, DIMENSIONS) == (3, 384)
     assert vectors.dtype == np.float32
@@ -51,6 +52,7 @@ def test_embed_nothing():
     assert embed([]).shape == (0, 384)
 
 
+@pytest.mark.model
 def test_a_paraphrase_is_closer_than_an_unrelated_sentence(vectors):
     scores = cosine(vectors[:1], vectors[1:])[0]
     paraphrase, unrelated = float(scores[0]), float(scores[1])
@@ -60,6 +62,7 @@ def test_a_paraphrase_is_closer_than_an_unrelated_sentence(vectors):
     assert paraphrase - unrelated > 0.25
 
 
+@pytest.mark.model
 def test_a_text_embeds_the_same_alone_and_among_others(vectors):
     alone = embed([PARAPHRASE])[0]
     reordered = embed([UNRELATED, "a much longer text " * 20, PARAPHRASE])[2]
@@ -78,6 +81,7 @@ def torch_threads():
     torch.set_num_threads(before)
 
 
+@pytest.mark.model
 def test_embedding_gives_torch_its_thread_count_back(torch_threads):
     """embed() runs its passes on one thread; the rest of the process's torch work (a reranker,
     the live model's export) keeps the threads it was given."""
@@ -87,6 +91,7 @@ def test_embedding_gives_torch_its_thread_count_back(torch_threads):
         assert torch_threads.get_num_threads() == threads, f"set to {threads} before embedding"
 
 
+@pytest.mark.model
 def test_a_vector_does_not_depend_on_how_many_threads_torch_was_given(torch_threads):
     """Two threads split a matrix product's sums differently from one, which moves the last digits
     of short texts' vectors; embed() runs each pass on one thread whatever torch was set to."""
@@ -111,6 +116,7 @@ def test_a_vector_does_not_depend_on_how_many_threads_torch_was_given(torch_thre
     assert np.array_equal(embed(texts), one)
 
 
+@pytest.mark.model
 def test_parity_with_hand_written_mean_pooling(vectors):
     # The sentence-transformers recipe for this model, written out: average the last hidden
     # states over the real (unpadded) tokens, then divide by the length.
@@ -200,6 +206,7 @@ def test_the_fingerprint_of_a_path_that_is_no_folder_is_its_name(monkeypatch, tm
 # ------------------------------------------------------------------ docstring examples that load the model
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("module_name, expression, expected", list(examples(model=True)))
 def test_the_docstring_examples_that_load_the_model_are_true(module_name, expression, expected, monkeypatch):
     check_example(module_name, expression, expected, monkeypatch)  # (the rest: test_docstring_examples.py)
