@@ -8,7 +8,7 @@ import pytest
 from support.labs import open_page
 
 BOXES_JS = r"""() => {
-  document.querySelectorAll('.chapter').forEach(c => { c.style.contentVisibility = 'visible'; });
+  document.querySelectorAll('.chapter, .chapter > section.lab').forEach(c => { c.style.contentVisibility = 'visible'; });
   document.querySelectorAll('details').forEach(d => { d.open = true; });
   const width = document.documentElement.clientWidth;
   const scroller = (el) => {

@@ -13,7 +13,7 @@ def open_page(make_page, site_url, hash_="", render_all=False, **options):
     """index.html in a new guarded page, scrolling instantly (smooth scrolls would make
     screenshots and scroll checks wait).
 
-    The page skips far sections until the reader nears them (content-visibility), which leaves
+    The page skips far sections and labs until the reader nears them (content-visibility), which leaves
     their text out of innerText; a test that reads far text (or runs axe over the whole page)
     passes render_all=True to lay out every section at once. lab() lays out its own section."""
     options.setdefault("reduced_motion", "reduce")
@@ -33,7 +33,7 @@ def render_everything(page) -> None:
     stage, say) only when a frame is drawn, so a layout read before then is a stale one no
     reader sees (a badge at the browser's default 16 px stuck out of the tracer in one load of
     twelve; after a drawn frame, in none of forty)."""
-    page.evaluate("() => document.querySelectorAll('.chapter').forEach(c => { c.style.contentVisibility = 'visible'; })")
+    page.evaluate("() => document.querySelectorAll('.chapter, .chapter > section.lab').forEach(c => { c.style.contentVisibility = 'visible'; })")
     page.screenshot()
 
 
@@ -50,7 +50,7 @@ def lab(page, name):
     section = page.locator(f"section.lab#lab-{name}")
     expect(section).to_have_count(1)
     # Its section laid out for good, and a deep dive holding it opened, as a reader would.
-    section.evaluate("""s => { s.closest('.chapter').style.contentVisibility = 'visible';
+    section.evaluate("""s => { s.closest('.chapter').style.contentVisibility = s.style.contentVisibility = 'visible';
                               for (let d = s.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }""")
     if page.evaluate("() => document.documentElement.classList.contains('js')"):
         if section.get_attribute("data-lab-state") != "ready":

@@ -158,7 +158,7 @@ def test_screenshots_of_an_open_card(card_page):
     ARTIFACTS.mkdir(exist_ok=True)
     # Only the BM25 lab's section laid out (the tests before laid out others): each width and
     # scheme then restyles one section, not five.
-    card_page.evaluate("() => document.querySelectorAll('.chapter').forEach(c => { c.style.contentVisibility = ''; })")
+    card_page.evaluate("() => document.querySelectorAll('.chapter, .chapter > section.lab').forEach(c => { c.style.contentVisibility = ''; })")
     section = lab(card_page, "bm25")
     for width in (360, 1280):
         card_page.set_viewport_size({"width": width, "height": 900})
