@@ -5,7 +5,7 @@ browser, and dense search and fusion once the reader loads the build's embedding
 Then, as for the traced questions: the permission filter for a customer, the prompt and its
 size; no language model answers. The cosine floor (builder/cosine_floor.py) says whether a
 question's top cosine can tell that the help center may not answer it. A question searched live
-is drawn by the hybrid view too, with the hybrid lab's sliders (SLIDERS).
+is drawn by the hybrid view too, with the view's sliders (SLIDERS, builder/view_settings.py).
 
 Example: data(build)["presets"]["upload-4021"]["sent"][0] -> 'err-4021'
 """
@@ -18,7 +18,7 @@ from engine.tokens import count_o200k
 from builder.core_data import source_of
 from builder.cosine_floor import cosine_floor
 from builder.sources import section_index
-from site_src.labs.hybrid.data import SLIDERS  # the hybrid view's ranges, as the documents lab shows it too
+from builder.view_settings import HYBRID_SLIDERS as SLIDERS  # the hybrid view's ranges, as every lab shows it
 
 STATE = {"text": "Getting QB-4021 when uploading"}  # the traced question the lab opens on
 SCRIPTS = ("engine", "embedder", "live-search")

@@ -25,8 +25,8 @@ import yaml
 
 from builder.sources import ROOT
 from engine.settings import MAX_WORDPIECES
-from site_src.labs.hybrid.data import SLIDERS
-from site_src.labs.map.data import K as NEAREST
+from builder.view_settings import HYBRID_SLIDERS as SLIDERS
+from builder.view_settings import MAP_NEIGHBOURS as NEAREST
 
 STATE = {}  # everything the lab shows is the reader's, kept out of the link
 SCRIPTS = ("engine", "embedder", "live-search")

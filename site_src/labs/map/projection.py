@@ -18,9 +18,10 @@ Example: kept_share([[1, 2], [0, 2], [0, 1]], [[1, 2], [2, 0], [1, 0]]) -> 0.5
 
 import numpy as np
 
+from builder.view_settings import MAP_NEIGHBOURS
 from engine.projection import principal_axes, project
 
-K = 5
+K = MAP_NEIGHBOURS
 METHODS = ("pca", "mds", "tsne")   # tried in this order; a tie goes to the earlier (simpler) one
 NAMES = {"pca": "PCA", "mds": "classical MDS", "tsne": "t-SNE"}
 SEED = 0
