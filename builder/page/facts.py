@@ -14,6 +14,7 @@ these calls over the build's data, never a number typed by hand.
     {{ data.labs.winners.counts.all.dense }}    anything else the build computed, by its key in the data
     {{ sec('measuring') }}                      "section 11", a link to it: sections are named by slug, so
                                                 a section added or moved renumbers every reference
+    {{ fact('weaviate_relative_score_default') }}  a figure about the world, from site_src/facts.yaml with its source
 
 Example: Facts(data).rank('q-upload', 'bm25') -> 1
 """
@@ -27,6 +28,7 @@ from engine.evaluate import rank_of
 from engine.ranking import places, rank_label
 from engine.settings import SIGNIFICANCE
 
+from builder.page.sourced_facts import fact_value, load_facts
 from builder.search import hits_text
 from builder.sources import section_index
 
@@ -196,4 +198,5 @@ class Facts:
             "n_golden": len(golden), "n_paraphrases": sum(q["paraphrase"] for q in golden),
             "n_passages": len(self.passages), "tokens": self.data["tokens"], "words": Box(WORDS),
             "sec": partial(section_ref, {entry["slug"]: entry["number"] for entry in section_index()}),
+            "fact": partial(fact_value, load_facts()),
         }

@@ -39,7 +39,7 @@ def included_files() -> list[Path]:
     # A lab's frame is drawn from its lab.html and from what its data step declares (SCRIPTS, STATE).
     frames = sorted((SITE_SRC / "labs").glob("*/lab.html")) + sorted((SITE_SRC / "labs").glob("*/data.py"))
     samples = sorted(p for p in (SITE_SRC / "samples").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    return [*templates, *frames, *samples]
+    return [*templates, *frames, *samples, SITE_SRC / "facts.yaml"]
 
 
 def page_key(data_json: str) -> str:
