@@ -1,7 +1,7 @@
 """The Python side of the model's agreement tests, without loading the model where it can be
 helped (15-30 s a load on this machine, in each process that loads it): sentence-transformers'
-vectors (engine.dense.embed) kept by text hash in one cache that every test shares, and the
-model's tokenizer read from its own file.
+vectors (engine.dense.embed) kept by text hash in one cache that every test shares, and
+wordpieces counted by the engine's own tokenizer (engine/tokens.py), which loads no model.
 
     vectors = reference_vectors(["QB-4021 when uploading"])     # (1, 384); a warm run loads no model
     wordpieces(["QB-4021"])                                      # -> [7] ([CLS] and [SEP] included)
@@ -12,8 +12,6 @@ processes share it under a lock, so neither writes over the texts the other adde
 
 Example: reference_vectors([]).shape -> (0, 384)
 """
-
-from functools import cache
 
 import numpy as np
 from filelock import FileLock
@@ -37,20 +35,9 @@ def reference_vectors(texts: list[str]) -> np.ndarray:
     return found
 
 
-@cache
-def tokenizer():
-    """The model's own tokenizer (its tokenizer.json), with no padding and no cut: the file asks
-    for both at 128, which sentence-transformers overrides (it cuts at 256, settings.MAX_WORDPIECES)."""
-    from tokenizers import Tokenizer
-
-    from engine.dense import resolve_model
-
-    found = Tokenizer.from_file(f"{resolve_model()[0]}/tokenizer.json")
-    found.no_padding()
-    found.no_truncation()
-    return found
-
-
 def wordpieces(texts: list[str], special: bool = True) -> list[int]:
-    """Each text's wordpieces, [CLS] and [SEP] included unless `special` is False."""
-    return [len(encoding.ids) for encoding in tokenizer().encode_batch(list(texts), add_special_tokens=special)]
+    """Each text's wordpieces, [CLS] and [SEP] included unless `special` is False (the engine's
+    own count, engine/tokens.py, which always holds the two)."""
+    from engine.tokens import count_wordpieces
+
+    return [count_wordpieces(text) - (0 if special else 2) for text in texts]
