@@ -23,10 +23,11 @@ The build fails (strict, like claims; `--claims warn` warns) when a check is fal
 quiz gives its answers away (fairness() below). An expression that names data the build does not
 have fails the build whatever the setting, as it does in a section.
 
+The questions as written are read by builder/practice_source.py.
+
 Example: render_quiz([question.as_source()], env, namespace).questions[0]["choices"] -> ["rank 1", "rank 7"]
 """
 
-import ast
 import html
 import math
 import re
@@ -37,20 +38,15 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from engine.corpus_files import yaml_list
-from engine.fields import check_id, required_choice, required_str
-from engine.problems import Problem, ProblemLog
-from engine.validate import check_unique
+from engine.problems import Problem
 
 from builder.page.claims import BUILTINS, ClaimFailed, ClaimRegistry, ClaimResult
 from builder.page.asides import deep_dive
 from builder.page.errors import ProseError
 from builder.page.template_cache import from_string_cached
+from builder.practice_source import QUIZ_FILE
 from builder.sources import SECTION_FILE
 
-QUIZ_FILE = "corpus/quiz.yaml"
-CHOICES = (3, 4)   # how many choices a question offers: two would be a coin toss
-NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 # The giveaways a quiz is checked against (see fairness()):
 LONGER_BY = 1.2        # the right choice may be at most 20% longer than the longest wrong one,
 LONGER_SLACK = 2       # plus two characters, so "rank 10" may stand beside "rank 7"
@@ -60,135 +56,6 @@ GIVEAWAY = re.compile(r"\b(all|none|both) of the above\b", re.I)
 FORM_RATIO = 1.5       # the right choice's length is within 1.5x of the wrong ones' median, either way
 STATED_WINDOW = 200    # words of the page before a question in which its answer may not stand word for word
 STATED_MIN_WORDS = 2   # an answer of one word (an identifier, a term) is named all over the prose: not a giveaway
-
-
-@dataclass(frozen=True)
-class Choice:
-    text: str   # Jinja source
-    why: str    # Jinja source: why this choice is right, or why it is wrong
-    right: bool
-    line: int
-
-
-@dataclass(frozen=True)
-class PracticeQuestion:
-    id: str
-    section: str
-    line: int
-    question: str                  # Jinja source
-    choices: tuple[Choice, ...]
-    check: str                     # a Python expression over the facts (and `let`)
-    let: tuple[tuple[str, str], ...] = ()
-
-    @property
-    def answer(self) -> int:
-        return next(i for i, choice in enumerate(self.choices) if choice.right)
-
-    def as_source(self) -> dict:
-        """As the data keeps it (JSON), for the render step."""
-        return {"id": self.id, "section": self.section, "line": self.line, "question": self.question,
-                "check": self.check, "let": [list(pair) for pair in self.let],
-                "choices": [{"text": c.text, "why": c.why, "right": c.right, "line": c.line} for c in self.choices]}
-
-
-# ------------------------------------------------------------------ loading corpus/quiz.yaml
-
-
-def is_expression(source: str) -> str | None:
-    """None if `source` parses as one Python expression, else why not."""
-    try:
-        ast.parse(source, mode="eval")
-        return None
-    except SyntaxError as error:
-        return f"{error.msg} (column {error.offset})"
-
-
-TYPED_NUMBER = re.compile(r"(?<![\w-])\d(?:[\d.,]*\d)?")  # a number, not the digits of BM25 or QB-4021
-NOT_PROSE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|`[^`]*`", re.S)  # expressions, and identifiers in backticks
-
-
-def typed_number(text: str) -> str | None:
-    """The first number written by hand in a quiz text (outside {{ … }} and `code`), or None."""
-    found = TYPED_NUMBER.search(NOT_PROSE.sub(" ", text))
-    return found.group(0) if found else None
-
-
-def check_typed(text: str | None, path: Path, line: int, quiz_id: str, field: str, out: ProblemLog) -> str | None:
-    number = typed_number(text) if text is not None else None
-    if number is not None:
-        out.add(path, line, quiz_id, field, f"types the number {number}: every number on the page comes from the build",
-                "name it with {{ … }} over the build's data (as the prose does), or put an identifier in `backticks`")
-        return None
-    return text
-
-
-def load_choices(record: dict, path: Path, quiz_id: str, out: ProblemLog) -> tuple[Choice, ...] | None:
-    line = record["__line__"]
-    raw = record.get("choices")
-    if not isinstance(raw, list) or not all(isinstance(item, dict) for item in raw):
-        out.add(path, line, quiz_id, "choices", "is not a list of choices",
-                "write each choice as '- text: …' with a 'why:' line under it")
-        return None
-    if len(raw) not in CHOICES:
-        out.add(path, line, quiz_id, "choices", f"has {len(raw)} choices",
-                f"offer {CHOICES[0]} or {CHOICES[-1]}: fewer is a guess, more is a chore")
-        return None
-    choices = []
-    for item in raw:
-        text = check_typed(required_str(item, "text", path, quiz_id, out), path, item["__line__"], quiz_id, "text", out)
-        why = check_typed(required_str(item, "why", path, quiz_id, out), path, item["__line__"], quiz_id, "why", out)
-        right = item.get("right", False)
-        if not isinstance(right, bool):
-            out.add(path, item["__line__"], quiz_id, "right", f"is '{right}'", "write right: true on the right choice only")
-            return None
-        if text is None or why is None:
-            return None
-        choices.append(Choice(text, why, right, item["__line__"]))
-    marked = sum(choice.right for choice in choices)
-    if marked != 1:
-        out.add(path, line, quiz_id, "choices", f"marks {marked} choices right",
-                "put 'right: true' on exactly one choice")
-        return None
-    return tuple(choices)
-
-
-def load_let(record: dict, path: Path, quiz_id: str, out: ProblemLog) -> tuple[tuple[str, str], ...] | None:
-    raw = record.get("let") or {}
-    if not isinstance(raw, dict):
-        out.add(path, record["__line__"], quiz_id, "let", "is not a mapping", "write 'let:' with 'name: expression' lines")
-        return None
-    pairs = []
-    for name, source in raw.items():
-        if name == "__line__":
-            continue
-        problem = is_expression(str(source)) if isinstance(source, str) else "it is not text"
-        if not NAME.fullmatch(str(name)) or problem:
-            out.add(path, raw.get("__line__", record["__line__"]), quiz_id, f"let.{name}",
-                    f"is not a name and a Python expression: {problem or 'a name is lower-case letters, digits, _'}",
-                    "write 'name: expression', e.g. d: rank('q-upload', 'dense')")
-            return None
-        pairs.append((str(name), source))
-    return tuple(pairs)
-
-
-def load_quiz(path: Path, out: ProblemLog, sections: tuple[str, ...]) -> list[PracticeQuestion]:
-    quiz = []
-    for record in yaml_list(path, out):
-        line = record["__line__"]
-        quiz_id = check_id(record.get("id"), path, line, "id", out)
-        section = required_choice(record, "section", sections, path, quiz_id, out)
-        question = check_typed(required_str(record, "question", path, quiz_id, out), path, line, quiz_id, "question", out)
-        check = required_str(record, "check", path, quiz_id, out)
-        if check is not None and is_expression(check):
-            out.add(path, line, quiz_id, "check", f"is not a Python expression: {is_expression(check)}",
-                    "write one expression over the page's helpers, as in a {% claim %}")
-            check = None
-        let = load_let(record, path, quiz_id, out)
-        choices = load_choices(record, path, quiz_id, out)
-        if None not in (quiz_id, section, question, check, let, choices):
-            quiz.append(PracticeQuestion(quiz_id, section, line, question, choices, check, let))
-    check_unique(out, path, [(q.id, q.line, q.id) for q in quiz], "id", "give each practice question its own id")
-    return quiz
 
 
 # ------------------------------------------------------------------ rendering and checking

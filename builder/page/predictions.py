@@ -20,129 +20,25 @@ moves the answer, or stops the build when no choice (or two) would then be right
         - text: It drops out of the fused list
           is: at is None
 
-Example: load_predictions(Path("corpus/predictions.yaml"), out, {"hybrid": {"q": "q-upload", "depth": 8}})[0].lab -> 'hybrid'
+The predictions as written are read by builder/practice_source.py; this module renders them.
+
+Example: render_predictions([prediction.as_source()], env, namespace) -> ([{"id": "hybrid-depth", "answer": 1, ...}], [])
 """
 
 import json
 import re
-from dataclasses import dataclass
-from pathlib import Path
 
 from markupsafe import Markup
 
 from engine.bm25 import BM25
-from engine.corpus_files import yaml_list
-from engine.fields import check_id, required_choice, required_str
-from engine.problems import Problem, ProblemLog
+from engine.problems import Problem
 from engine.ranking import bm25_ranking, hybrid_ranking, places, rank_label
 from engine.settings import BM25_B, BM25_K1, FUSION_DEPTH, RRF_K
-from engine.validate import check_unique
 
 from builder.page.claims import BUILTINS
 from builder.page.errors import ProseError
-from builder.page.practice import (CHOICES, check_typed, evaluate_let, form_giveaways, inline, is_expression,
-                                   load_let, plain, render_text)
-
-PREDICTIONS_FILE = "corpus/predictions.yaml"
-
-
-@dataclass(frozen=True)
-class PredictionChoice:
-    text: str   # Jinja source
-    holds: str  # a Python expression: true when this choice is what the lab will show
-    line: int
-
-
-@dataclass(frozen=True)
-class Prediction:
-    id: str
-    lab: str
-    line: int
-    when: tuple[tuple[str, object], ...]  # the part of the lab's state the question is about
-    question: str                         # Jinja source, like the rest
-    task: str
-    shows: str
-    choices: tuple[PredictionChoice, ...]
-    let: tuple[tuple[str, str], ...] = ()
-
-    def as_source(self) -> dict:
-        """As the data keeps it (JSON), for the render step."""
-        return {"id": self.id, "lab": self.lab, "line": self.line, "when": dict(self.when), "question": self.question,
-                "task": self.task, "shows": self.shows, "let": [list(pair) for pair in self.let],
-                "choices": [{"text": c.text, "is": c.holds, "line": c.line} for c in self.choices]}
-
-
-# ------------------------------------------------------------------ loading corpus/predictions.yaml
-
-
-def load_when(record: dict, path: Path, pid: str, state: dict, out: ProblemLog) -> tuple | None:
-    """The state the question is about: keys of the lab's state, each value of the default's type."""
-    raw = record.get("when")
-    line = record["__line__"]
-    if not isinstance(raw, dict) or not [k for k in raw if k != "__line__"]:
-        out.add(path, line, pid, "when", "is not a mapping of the lab's settings",
-                "write e.g. 'when: {depth: 4}': the setting the reader moves, and where to")
-        return None
-    pairs = []
-    for key, value in raw.items():
-        if key == "__line__":
-            continue
-        if key not in state:
-            out.add(path, line, pid, f"when.{key}", f"is not a setting of this lab (it has {', '.join(state)})",
-                    "name a key of the lab's STATE (site_src/labs/<lab>/data.py)")
-            return None
-        default = state[key]
-        same = isinstance(value, type(default)) or (isinstance(default, float) and isinstance(value, int))
-        if isinstance(value, bool) != isinstance(default, bool) or (default is not None and not same):
-            out.add(path, line, pid, f"when.{key}", f"is {value!r}, not of the setting's type ({type(default).__name__})",
-                    f"write a value like the lab's default, {default!r}")
-            return None
-        pairs.append((key, value))
-    return tuple(pairs)
-
-
-def load_choices(record: dict, path: Path, pid: str, out: ProblemLog) -> tuple[PredictionChoice, ...] | None:
-    raw = record.get("choices")
-    line = record["__line__"]
-    if not isinstance(raw, list) or not all(isinstance(item, dict) for item in raw) or len(raw) not in CHOICES:
-        out.add(path, line, pid, "choices", f"is not a list of {CHOICES[0]} or {CHOICES[-1]} choices",
-                "write each choice as '- text: …' with an 'is:' line under it (when that choice is right)")
-        return None
-    choices = []
-    for item in raw:
-        text = check_typed(required_str(item, "text", path, pid, out), path, item["__line__"], pid, "text", out)
-        holds = required_str(item, "is", path, pid, out)
-        if holds is not None and is_expression(holds):
-            out.add(path, item["__line__"], pid, "is", f"is not a Python expression: {is_expression(holds)}",
-                    "write when this choice is right, as an expression over the page's helpers")
-            holds = None
-        if "right" in item:
-            out.add(path, item["__line__"], pid, "right", "marks a choice right by hand",
-                    "remove it: the build finds the right choice from each choice's 'is:'")
-            return None
-        if text is None or holds is None:
-            return None
-        choices.append(PredictionChoice(text, holds, item["__line__"]))
-    return tuple(choices)
-
-
-def load_predictions(path: Path, out: ProblemLog, lab_states: dict[str, dict]) -> list[Prediction]:
-    """corpus/predictions.yaml, each prediction naming a lab of the page and a part of its state."""
-    found = []
-    for record in yaml_list(path, out):
-        line = record["__line__"]
-        pid = check_id(record.get("id"), path, line, "id", out)
-        lab = required_choice(record, "lab", tuple(lab_states), path, pid, out)
-        when = load_when(record, path, pid, lab_states[lab], out) if lab else None
-        texts = {field: check_typed(required_str(record, field, path, pid, out), path, line, pid, field, out)
-                 for field in ("question", "task", "shows")}
-        let = load_let(record, path, pid, out)
-        choices = load_choices(record, path, pid, out)
-        if None not in (pid, lab, when, let, choices, *texts.values()):
-            found.append(Prediction(pid, lab, line, when, texts["question"], texts["task"], texts["shows"], choices, let))
-    check_unique(out, path, [(p.id, p.line, p.id) for p in found], "id", "give each prediction its own id")
-    check_unique(out, path, [(p.lab, p.line, p.id) for p in found], "lab", "ask one prediction per lab")
-    return found
+from builder.page.practice import evaluate_let, form_giveaways, inline, plain, render_text
+from builder.practice_source import PREDICTIONS_FILE
 
 
 # ------------------------------------------------------------------ what a lab shows at other settings

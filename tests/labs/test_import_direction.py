@@ -1,7 +1,8 @@
 """Imports run one way: a lab (site_src/labs/<name>/) may import the core (engine/, builder/) and
-its own modules, never another lab's; the core never imports a lab. A stage that needs a lab's
-figures asks the lab through builder/labs.py, and what several labs share lives in the core
-(builder/view_settings.py for the views' settings)."""
+its own modules, never another lab's nor the page layer (builder/page/, which renders the labs);
+the core never imports a lab. A stage that needs a lab's figures asks the lab through
+builder/labs.py, and what several labs share lives in the core (builder/view_settings.py for the
+views' settings)."""
 
 import ast
 from pathlib import Path
@@ -38,6 +39,16 @@ def test_no_lab_imports_another_lab():
                 crossings.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
     assert not crossings, ("a lab imports another lab; move what they share into the core "
                            "(builder/view_settings.py for a view's settings):\n" + "\n".join(crossings))
+
+
+def test_no_lab_imports_the_page_layer():
+    """The page layer (builder/page/) renders the labs' data; a lab's data step reads the corpus
+    through the core (builder/practice_source.py for the practice questions), never through it."""
+    crossings = [f"{path.relative_to(ROOT)}:{line} imports {module}"
+                 for path in sorted(LABS.glob("*/*.py")) if not path.name.startswith("test_")
+                 for line, module in imported_modules(path) if module.split(".")[:2] == ["builder", "page"]]
+    assert not crossings, ("a lab imports the page layer; read what it needs through the core "
+                           "(builder/practice_source.py, builder/sources.py):\n" + "\n".join(crossings))
 
 
 def test_the_core_imports_no_lab():

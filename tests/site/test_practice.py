@@ -13,6 +13,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 import build as build_cli
+from builder import practice_source
 from builder.page import practice, predictions, render
 from builder.page.claims import ClaimRegistry
 from builder.page.errors import ProseError
@@ -34,7 +35,7 @@ def load(tmp_path, text: str, sections=("hybrid", "failures")):
     corpus.mkdir(exist_ok=True)
     (corpus / "quiz.yaml").write_text(text, "utf-8")
     out = ProblemLog(corpus)
-    return practice.load_quiz(corpus / "quiz.yaml", out, sections), [str(p) for p in out.problems]
+    return practice_source.load_quiz(corpus / "quiz.yaml", out, sections), [str(p) for p in out.problems]
 
 
 GOOD = """\
@@ -99,7 +100,7 @@ def test_two_questions_with_one_id_are_refused(tmp_path):
     ("{% if x %}3{% endif %} and `g01`", "3"),
 ])
 def test_a_number_typed_by_hand_is_found_and_identifiers_are_not_numbers(text, number):
-    assert practice.typed_number(text) == number
+    assert practice_source.typed_number(text) == number
 
 
 # ------------------------------------------------------------------ rendering and checking

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from selectolax.lexbor import LexborHTMLParser
 
 from builder import labs
+from builder import practice_source
 from builder.page import predictions, render
 from builder.page.claims import ClaimRegistry
 from builder.page.errors import ProseError
@@ -47,7 +48,7 @@ def load(tmp_path, text):
     path = tmp_path / "corpus" / "predictions.yaml"
     path.write_text(text, "utf-8")
     out = ProblemLog(tmp_path / "corpus")
-    return predictions.load_predictions(path, out, STATES), [str(p) for p in out.problems]
+    return practice_source.load_predictions(path, out, STATES), [str(p) for p in out.problems]
 
 
 def test_a_prediction_loads_with_its_lab_its_setting_and_its_choices(tmp_path):

@@ -2,8 +2,9 @@
 back to the section whose end it is practised at. The questions are loaded here and rendered,
 like the prose, by the render step (builder/page/practice.py), which this lab asks (PRACTICE)
 for them as "questions": {id, section, question, choices, answer, why}. The predictions before the
-labs (corpus/predictions.yaml, builder/page/predictions.py) are loaded here too, being practice
-of the same kind, and rendered by the same step into the frames before their labs.
+labs (corpus/predictions.yaml, rendered by builder/page/predictions.py) are loaded here too,
+being practice of the same kind, and rendered by the same step into the frames before their labs.
+Both files are read by builder/practice_source.py: a lab never imports the page layer.
 
 Example: data(build)["source"][0]["id"] -> 'chunk-split'; data(build)["sections"][0]["slug"] -> 'short-version'
 """
@@ -13,8 +14,7 @@ from pathlib import Path
 
 from engine.problems import ProblemLog
 
-from builder.page.practice import PracticeQuestion, load_quiz
-from builder.page.predictions import Prediction, load_predictions
+from builder.practice_source import Prediction, PracticeQuestion, load_predictions, load_quiz
 from builder.sources import section_index, section_slugs
 
 STATE = {}  # nothing answered yet

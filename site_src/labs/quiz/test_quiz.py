@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 from selectolax.lexbor import LexborHTMLParser
 
-from builder.page.practice import Choice, PracticeQuestion
+from builder.practice_source import Choice, PracticeQuestion
 from builder.sources import section_index
 from site_src.labs.quiz import data as quiz
 from support.browser import element_screenshot, load_axe, run_axe
