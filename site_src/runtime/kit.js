@@ -11,6 +11,7 @@
  *   row({...}), emptyRow(text)         a passage in a ranked list (li.result), a list with none
  *   spoken(parts)                      what a drawing's parts say, as one line for screen readers
  *   nearestDot(dots, event, reach)     the dot a tap or click meant: the nearest within a finger's width
+ *   roveDots(ctx, selector, focused)   a drawing's dots as one tab stop: the arrow keys move between them
  *
  * And, in the page, the passage card's opener: a click, a tap or Enter on a passage id in any lab
  * (a row's button.pid-open, or a focusable [data-pid] such as the hybrid view's rows) loads
@@ -154,7 +155,35 @@
     return best ? best.dot : null;
   }
 
-  RAG.kit = { onSlider, rankOf, placesOf, placeOf, rank, row, emptyRow, spoken, tieText, nearestDot };
+  const MOVES = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+
+  /**
+   * A drawing's dots as one tab stop (browser only): a dot of `selector` under the view's output
+   * that takes the focus is handed to `focused(dot)` (the view names its passage or question and
+   * moves the tab stop to it, so Tab comes back to it); the arrow keys move the focus to the next
+   * or the previous dot in `order` (the drawing's, by default), Home and End to the first and last.
+   * Example: roveDots(ctx, "svg.map circle.map-passage", (dot) => ctx.show({ picked: dot.dataset.pid, stop: dot.dataset.pid }))
+   */
+  function roveDots(ctx, selector, focused, order = (dots) => dots) {
+    const dotOf = (target) => (target && target.closest ? target.closest(selector) : null);
+    ctx.on(ctx.output, "focusin", (event) => {
+      const dot = dotOf(event.target);
+      if (dot) focused(dot);
+    });
+    ctx.on(ctx.output, "keydown", (event) => {
+      const dot = dotOf(event.target);
+      if (!dot) return;
+      const all = order([...ctx.output.querySelectorAll(selector)]);
+      const at = all.indexOf(dot);
+      const next = event.key === "Home" ? all[0] : event.key === "End" ? all[all.length - 1] : all[at + (MOVES[event.key] || NaN)];
+      if (!next) return;
+      event.preventDefault();
+      if (!next.hasAttribute("tabindex")) next.setAttribute("tabindex", "-1");  // focusable until the view moves its tab stop
+      next.focus();
+    });
+  }
+
+  RAG.kit = { onSlider, rankOf, placesOf, placeOf, rank, row, emptyRow, spoken, tieText, nearestDot, roveDots };
 
   /* The passage card's opener (browser only; the build's Node renderer has no document). */
   if (typeof document === "undefined" || !document.addEventListener) return;

@@ -15,13 +15,16 @@
  * On the map: the right passages of the question ringed, the LABELLED nearest and the right
  * passages named beside their dots (each label at the first free spot around its dot, none on
  * another, inside the frame), and a tap or click names the nearest dot's passage under the map
- * (its title, document, cosine and rank): an SVG <title> shows only to a mouse that waits.
+ * (its title, document, cosine and rank): an SVG <title> shows only to a mouse that waits. By
+ * keyboard the dots are one tab stop (first the nearest passage's): a dot that takes the focus
+ * is named the same way, and the arrow keys move from dot to dot (RAG.kit.roveDots).
  *
  * Input: {corpus (RAG.corpus), nearest (passages joined and listed), dimensions (of the vectors;
  * the corpus's own when not given), places (the build's projection, optional), prefix}.
  * Reads of the corpus: passages (id, title, document), vectors (with no places), questions
  * (presets and live: text, vector, runs.dense), rightPassages.
- * State: {q}: a question id (a preset, or one asked live). Local: {picked}: the passage tapped. */
+ * State: {q}: a question id (a preset, or one asked live). Local: {picked}: the passage tapped or
+ * focused; {stop}: the dot that holds the tab stop. */
 (() => {
   const h = RAG.h;
   const kit = RAG.kit;
@@ -156,7 +159,7 @@
       return question && question.runs && question.runs.dense ? { q: next.q } : null;
     },
 
-    local: { picked: null },
+    local: { picked: null, stop: null },
 
     props(state, input, local) {
       const { corpus } = input;
@@ -177,6 +180,7 @@
           [...corpus.passages.map((p) => on.xyOf[p.id]), on.placeOf(question, nearest)]),
         picked: picked && { id: picked.id, title: picked.title, document: picked.document, doc: documentOf[picked.id],
           cosine: cosineOf[picked.id], place: places.get(picked.id), answer: rights.includes(picked.id) },
+        stop: local.stop && on.xyOf[local.stop] ? local.stop : (nearest.length ? nearest[0][0] : null),
         prefix: input.prefix, size: on.size, at: on.placeOf(question, nearest), live, text: question.text, k: input.nearest,
         documents: on.documents, built: on.built, share: on.share,
         dimensions: input.dimensions || (corpus.vectors ? corpus.vectors[0].length : null),
@@ -195,7 +199,7 @@
       const id = (name) => `${props.prefix}-${name}`;
       return h("div", { class: "map-layout" },
         h("figure", { class: "map-figure" },
-          h("svg", { class: "map", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": `${id("title")} ${id("desc")}` },
+          h("svg", { class: "map", viewBox: `0 0 ${width} ${height}`, role: "group", "aria-labelledby": `${id("title")} ${id("desc")}` },
             h("title", { id: id("title") }, `The passages and the questions on a plane (${drawnBy(props)})`),
             h("desc", { id: id("desc") }, `${props.passages.length} passages as dots coloured by document, ${props.others.length + 1} ` +
               `questions as squares; the question shown, \u201c${props.text}\u201d, is joined to its ${props.k} nearest passages by cosine.`),
@@ -203,10 +207,11 @@
               class: "map-link", x1: at1(x), y1: at1(y), x2: at1(n.xy[0]), y2: at1(n.xy[1]) }))),
             h("g", { class: "map-rings" }, props.passages.filter((p) => p.answer).map((p) => h("circle", {
               class: "map-answer-ring", "data-pid": p.id, cx: at1(p.xy[0]), cy: at1(p.xy[1]), r: "13" }))),
-            h("g", { class: "map-passages" }, props.passages.map((p) => h("circle", {
-              class: ["map-passage", `doc-${p.doc}`, p.near && "is-near", p.answer && "is-answer", props.picked && props.picked.id === p.id && "is-picked"],
-              "data-pid": p.id, cx: at1(p.xy[0]), cy: at1(p.xy[1]), r: "6" },
-            h("title", null, `${p.id} \u00b7 ${p.title}`)))),
+            h("g", { class: "map-passages", role: "list", "aria-label": "The passages, one dot each (arrow keys: the next)" },
+              props.passages.map((p) => h("circle", {
+                class: ["map-passage", `doc-${p.doc}`, p.near && "is-near", p.answer && "is-answer", props.picked && props.picked.id === p.id && "is-picked"],
+                "data-pid": p.id, cx: at1(p.xy[0]), cy: at1(p.xy[1]), r: "6", role: "listitem", tabindex: p.id === props.stop ? "0" : undefined },
+              h("title", null, `${p.id} \u00b7 ${p.title}`)))),
             h("g", { class: "map-questions" },
               props.others.map(([qx, qy]) => h("rect", { class: "map-question", x: at1(qx - 3.5), y: at1(qy - 3.5), width: "7", height: "7" })),
               h("rect", { class: "map-question is-shown", x: at1(x - 7), y: at1(y - 7), width: "14", height: "14" },
@@ -240,6 +245,9 @@
         if (!svg) return;
         const dot = kit.nearestDot(svg.querySelectorAll("circle.map-passage"), event);
         ctx.show({ picked: dot ? dot.dataset.pid : null });
+      });
+      RAG.kit.roveDots(ctx, "svg.map circle.map-passage", (dot) => {
+        if (ctx.local.picked !== dot.dataset.pid || ctx.local.stop !== dot.dataset.pid) ctx.show({ picked: dot.dataset.pid, stop: dot.dataset.pid });
       });
       // A question asked again replaces the one asked before under the same id: redraw if shown.
       ctx.on(document, "rag:questions", (event) => { if (ctx.state.q === event.detail.id) ctx.set({}, { link: false }); });

@@ -366,3 +366,41 @@ def test_a_tap_names_a_dot_labels_do_not_overlap_and_the_map_is_shot_everywhere(
                 assert apart, (device, a["pid"], b["pid"])
 
     shoot_everywhere(shared, "#lab-map .map-layout", "picture-map", check=labels_apart)
+
+
+@pytest.mark.browser
+def test_by_keyboard_the_dots_are_one_tab_stop_and_the_arrows_name_each_passage(shared, data):
+    """The dots take the keyboard as the winners' scatter does (RAG.kit.roveDots): one tab stop,
+    first on the nearest passage; a focused dot is named under the map as a tapped one is; the
+    arrow keys, Home and End move along the drawing's order, and Tab comes back to the dot left."""
+    section = lab(shared, "map")
+    dots = section.locator("circle.map-passage")
+    order = dots.evaluate_all("cs => cs.map(c => c.dataset.pid)")
+    dense = data["runs"]["upload-4021"]["dense"]
+    passages = {p["id"]: p for p in data["passages"]}
+    stops = section.locator('circle.map-passage[tabindex="0"]')
+    expect(stops).to_have_count(1)
+    expect(stops).to_have_attribute("data-pid", dense[0][0])
+    section.locator("select").first.focus()
+    for _ in range(6):  # the controls after the picker, then the map's one stop
+        shared.keyboard.press("Tab")
+        if shared.evaluate("() => document.activeElement.matches('circle.map-passage')"):
+            break
+    focused = lambda: shared.evaluate("() => document.activeElement.dataset.pid")  # noqa: E731
+    assert focused() == dense[0][0], "Tab does not reach the map's dots"
+    picked = section.locator(".map-picked")
+    expect(picked).to_contain_text(f"{dense[0][0]} · {passages[dense[0][0]]['title']}")
+    at = order.index(dense[0][0])
+    shared.keyboard.press("ArrowRight" if at + 1 < len(order) else "ArrowLeft")
+    moved = order[at + 1] if at + 1 < len(order) else order[at - 1]
+    assert focused() == moved
+    expect(picked).to_contain_text(f"{moved} · {passages[moved]['title']}")
+    expect(stops).to_have_attribute("data-pid", moved)
+    shared.keyboard.press("End")
+    assert focused() == order[-1]
+    shared.keyboard.press("Home")
+    assert focused() == order[0]
+    shared.keyboard.press("Shift+Tab")
+    shared.keyboard.press("Tab")
+    assert focused() == order[0], "the tab stop stays on the dot the reader left"
+    expect(stops).to_have_count(1)

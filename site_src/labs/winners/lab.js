@@ -228,24 +228,9 @@
       });
       // The keyboard: a dot that takes the focus names its question (and keeps the tab stop);
       // the arrow keys, Home and End move to another question's dot, in golden-set order.
-      const dotOf = (target) => (target && target.closest ? target.closest("svg.winners-scatter .winners-dot") : null);
-      ctx.on(ctx.output, "focusin", (event) => {
-        const dot = dotOf(event.target);
-        if (dot && (ctx.local.picked !== dot.dataset.qid || ctx.local.stop !== dot.dataset.qid)) {
-          ctx.show({ picked: dot.dataset.qid, stop: dot.dataset.qid });
-        }
-      });
-      ctx.on(ctx.output, "keydown", (event) => {
-        const dot = dotOf(event.target);
-        if (!dot) return;
-        const all = [...dot.parentNode.querySelectorAll(".winners-dot")].sort((a, b) => a.dataset.order - b.dataset.order);
-        const at = all.indexOf(dot);
-        const next = { ArrowDown: all[at + 1], ArrowRight: all[at + 1], ArrowUp: all[at - 1], ArrowLeft: all[at - 1],
-                       Home: all[0], End: all[all.length - 1] }[event.key];
-        if (!next) return;
-        event.preventDefault();
-        next.focus();
-      });
+      RAG.kit.roveDots(ctx, "svg.winners-scatter .winners-dot", (dot) => {
+        if (ctx.local.picked !== dot.dataset.qid || ctx.local.stop !== dot.dataset.qid) ctx.show({ picked: dot.dataset.qid, stop: dot.dataset.qid });
+      }, (dots) => dots.sort((a, b) => a.dataset.order - b.dataset.order));
       // A column's button sorts by it; pressed again, it turns the order round.
       ctx.on(ctx.output, "click", (event) => {
         const button = event.target.closest && event.target.closest("th[data-sort] button.sort-button");
