@@ -445,16 +445,16 @@ def test_the_buttons_break_each_check_by_mouse(desktop, data):
     sent = next(t for t in data["tracers"] if t["id"] == q)["sent"]
     unsent = next(pid for pid, _ in data["runs"][q]["hybrid"] if pid not in sent)
     expect(section.locator(".lab-status")).to_have_text("Passes every check.")
-    section.get_by_role("button", name="Cite a passage that was not sent").click()
+    section.get_by_role("button", name="Cite an unsent passage").click()
     assert result(section)["problems"] == [f"unknown source id '{unsent}': it was not sent to the model"]
     expect(section.locator('input[name="checker-source"]')).to_have_value(unsent)
     section.get_by_role("button", name="Reset", exact=True).click()
     expect(section.locator(".lab-status")).to_have_text("Passes every check.")
-    section.get_by_role("button", name="Change a number in the claim").click()
+    section.get_by_role("button", name="Change a claimed number").click()
     problems = result(section)["problems"]
     assert len(problems) == 1 and problems[0].startswith("number ")
     section.get_by_role("button", name="Reset", exact=True).click()
-    section.get_by_role("button", name="Drop a word from the quote").click()
+    section.get_by_role("button", name="Drop a quoted word").click()
     assert any(p.startswith("quote not found") for p in result(section)["problems"])
     text_, source, quote = fields(section)
     assert result(section)["problems"] == check_claim(Claim(text_, source, quote), sent_sources(data, q)).problems
