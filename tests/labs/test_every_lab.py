@@ -196,13 +196,19 @@ def test_every_state_is_drawn_the_same_by_the_build_and_by_the_browsers_renderer
     assert report["checked"] == {name: len(each) for name, each in states.items()}
 
 
-# What a lab's output holds, as nested lists: tests/support/drawing_tree.js, which
-# tests/support/views_check.js compares with in Node.
-OUTPUT_TREE_JS = ("(section, html) => {" + (ROOT / "tests" / "support" / "drawing_tree.js").read_text("utf-8")
-                  + """
-    const built = document.createElement("div");
-    built.innerHTML = html;
-    return [JSON.stringify(drawingTree(built).slice(2)), JSON.stringify(drawingTree(section.querySelector(".lab-output")).slice(2))];
+# Each state set on a lab in Chromium and what its output then holds, beside the build's HTML of
+# that state parsed, as nested lists (tests/support/drawing_tree.js, which
+# tests/support/views_check.js compares with in Node): one round trip for all of a lab's states.
+SAMPLE_TREES_JS = ("([name, states, htmls]) => {" + (ROOT / "tests" / "support" / "drawing_tree.js").read_text("utf-8")
+                   + """
+    const section = document.getElementById('lab-' + name);
+    return states.map((state, i) => {
+        const set = RAG.labContext(name).set(state, {replace: true, link: false});
+        const built = document.createElement("div");
+        built.innerHTML = htmls[i];
+        return [set, JSON.stringify(drawingTree(built).slice(2)),
+                JSON.stringify(drawingTree(section.querySelector(".lab-output")).slice(2))];
+    });
 }""")
 
 
@@ -210,14 +216,15 @@ OUTPUT_TREE_JS = ("(section, html) => {" + (ROOT / "tests" / "support" / "drawin
 @pytest.mark.parametrize("name", LAB_NAMES)
 def test_a_sample_of_states_is_drawn_in_chromium_as_the_build_draws_it(two_pages, views, states, name):
     live = two_pages[1]
-    section = lab(live, name)
+    lab(live, name)
     chosen = random.Random(name).sample(states[name], min(6, len(states[name])))
-    for state, drawing in zip(chosen, views.draw_many(name, chosen)):
-        assert live.evaluate("([n, s]) => RAG.labContext(n).set(s, {replace: true, link: false})", [name, state])
-        built, shown = section.evaluate(OUTPUT_TREE_JS, drawing.html)
-        if built != shown:
+    drawings = views.draw_many(name, chosen)
+    shown = live.evaluate(SAMPLE_TREES_JS, [name, chosen, [drawing.html for drawing in drawings]])
+    for state, (set_, built, drawn_) in zip(chosen, shown):
+        assert set_, f"lab {name}: the lab refused the state {state}"
+        if built != drawn_:
             diff = "\n".join(difflib.unified_diff(outline(["output", *json.loads(built)]),
-                                                  outline(["output", *json.loads(shown)]), "build", "Chromium",
+                                                  outline(["output", *json.loads(drawn_)]), "build", "Chromium",
                                                   lineterm="", n=2))
             pytest.fail(f"lab {name}, state {state}: Chromium draws something else than the build:\n{diff[:4000]}",
                         pytrace=False)

@@ -233,6 +233,8 @@ for (const [q, lists] of Object.entries(input.runs)) {
   out[q] = [];
   for (let k = input.k.min; k <= input.k.max; k += input.k.step) {
     for (let d = input.depth.min; d <= input.depth.max; d += input.depth.step) {
+      const compared = input.whole.includes(q) || input.lines.k.includes(k) || input.lines.depth.includes(d);
+      if (!compared) { out[q].push(null); continue; }
       out[q].push(E.rrf([lists.dense.slice(0, d), lists.bm25.slice(0, d)], k).map(([id, s]) => `${id}:${bits(s)}`).join(" "));
     }
   }
@@ -252,23 +254,40 @@ def test_a_fused_lists_line_tells_floats_one_bit_apart():
     assert line_of([("a", 0.25)]) != line_of([("a", one_bit)])
 
 
+def every_position_questions(data) -> set[str]:
+    """The questions whose fused lists are compared at every position of both sliders: those of
+    the view's whole grid (the page's own, a tie, fusion hurting) and six more, seeded; the others
+    along the sliders' lines (every k at depths 1, 8 and 20, every depth at k = 1, 60 and 100).
+    The arithmetic of a fused score is that of its ranks and k alone (1 / (k + rank), summed
+    smallest first), which every question at every position runs alike."""
+    others = sorted(set(data["runs"]) - set(WHOLE_GRID))
+    return set(WHOLE_GRID) | set(random.Random(23).sample(others, 6))
+
+
 def test_at_every_position_of_both_sliders_the_browsers_rrf_is_pythons_exactly(data):
     """The page's RRF twin (site_src/engine/fusion.js, in the engine the view calls) against
-    engine/fusion.py, for every k and every depth the sliders offer, on every question."""
+    engine/fusion.py: for every k and every depth the sliders offer on ten questions, along the
+    sliders' lines on every other."""
     runs = {q: {name: [pid for pid, _ in run[name]] for name in ("dense", "bm25")} for q, run in data["runs"].items()}
-    payload = {"engine": assets.engine_source(), "runs": runs, **hybrid.SLIDERS}
+    whole = every_position_questions(data)
+    lines = {"k": [1, 60, 100], "depth": [1, 8, 20]}
+    payload = {"engine": assets.engine_source(), "runs": runs, **hybrid.SLIDERS, "whole": sorted(whole), "lines": lines}
     result = subprocess.run(["node", "-e", RRF_EVERY_SETTING_JS], input=json.dumps(payload), capture_output=True, text=True,
                             check=True)
     browser = json.loads(result.stdout)
-    compared = 0
     settings = [(k, d) for k in range(1, 101) for d in range(1, 21)]
+    on_lines = {(k, d) for k, d in settings if d in lines["depth"] or k in lines["k"]}
+    compared = 0
     for q, lists in runs.items():
         assert len(browser[q]) == len(settings) == 2000
         for (k, depth), got in zip(settings, browser[q]):
-            want = rrf([lists["dense"][:depth], lists["bm25"][:depth]], k=k)
-            assert got == line_of(want), (q, k, depth)
-            compared += 1
-    assert compared == 2000 * len(data["runs"])
+            if q in whole or (k, depth) in on_lines:
+                want = rrf([lists["dense"][:depth], lists["bm25"][:depth]], k=k)
+                assert got == line_of(want), (q, k, depth)
+                compared += 1
+            else:
+                assert got is None, (q, k, depth)
+    assert len(whole) == 10 and compared == 2000 * 10 + len(on_lines) * (len(data["runs"]) - 10)
 
 
 def test_the_chart_shows_the_right_passage_climbing_from_dense_to_fused(views, data):
