@@ -18,7 +18,7 @@ from builder.labs import BY_NAME, LABS
 from support.browser import SLOW_NETWORK
 from support.labs import LAB_NAMES, drawn, lab, open_deep_dive, open_page, outline
 from support.paths import ROOT
-from support.views import check_views, control_axes, preset_states
+from support.views import check_views, control_axes, preset_states, range_keys
 
 
 LAB_FILE = re.compile(r"/assets/labs/([a-z0-9-]+)\.js")
@@ -123,11 +123,22 @@ def test_the_page_places_every_lab_once(dist_dir):
 # ------------------------------------------------- the same drawing, with and without JavaScript
 
 
+# What has started once the page has loaded and gone idle: the labs with a state, and the lab
+# files and data asked for (none of either, test_no_lab_starts_at_load_... says).
+AT_LOAD_JS = """() => new Promise((done) => requestIdleCallback(() => requestAnimationFrame(() => requestAnimationFrame(() =>
+    done([...document.querySelectorAll('section.lab[data-lab-state]')].map((s) => s.dataset.lab))))))"""
+
+
 @pytest.fixture(scope="module")
 def two_pages(make_page_module, site_url):
-    """The page without JavaScript (the templates' drawings) and with it (the scripts')."""
-    return (open_page(make_page_module, site_url, java_script_enabled=False),
-            open_page(make_page_module, site_url))
+    """The page without JavaScript (the templates' drawings) and with it (the scripts'). The
+    second is opened at its top, as a reader opens it: what had started once it loaded and went
+    idle is kept in its `at_load` (started labs, requests for a lab's file or the data)."""
+    static = open_page(make_page_module, site_url, java_script_enabled=False)
+    live = open_page(make_page_module, site_url)
+    live.at_load = {"started": live.evaluate(AT_LOAD_JS),
+                    "asked": [url for url in live.rag_guard.requests if LAB_FILE.search(url) or "/assets/data.js" in url]}
+    return static, live
 
 
 @pytest.mark.browser
@@ -154,13 +165,21 @@ def states(dist_dir, data):
 
 
 def test_the_states_cover_every_combination_of_the_controls_or_a_sample_of_at_least_50(dist_dir, data, states):
+    """A sample holds every value of each picker, radio, select and checkbox, and both ends of
+    each range: a value only one state has is drawn, and so is each slider's first and last stop."""
     page = (dist_dir / "index.html").read_text("utf-8")
     for name in LAB_NAMES:
+        axes = control_axes(page, name, data)
         combinations = 1
-        for values in control_axes(page, name, data).values():
+        for values in axes.values():
             combinations *= len(values)
         assert len(states[name]) >= min(combinations, 50), name
         assert states[name][0] == BY_NAME[name].state
+        ranges = range_keys(page, name)
+        for key, values in axes.items():
+            drawn = {state[key] for state in states[name]}
+            wanted = {values[0], values[-1]} if key in ranges else set(values)
+            assert wanted <= drawn, f"lab {name}: no state draws {key} = {sorted(wanted - drawn, key=str)}"
 
 
 def test_every_state_is_drawn_the_same_by_the_build_and_by_the_browsers_renderer(dist_dir, states):
@@ -177,13 +196,19 @@ def test_every_state_is_drawn_the_same_by_the_build_and_by_the_browsers_renderer
     assert report["checked"] == {name: len(each) for name, each in states.items()}
 
 
-# What a lab's output holds, as nested lists: tests/support/drawing_tree.js, which
-# tests/support/views_check.js compares with in Node.
-OUTPUT_TREE_JS = ("(section, html) => {" + (ROOT / "tests" / "support" / "drawing_tree.js").read_text("utf-8")
-                  + """
-    const built = document.createElement("div");
-    built.innerHTML = html;
-    return [JSON.stringify(drawingTree(built).slice(2)), JSON.stringify(drawingTree(section.querySelector(".lab-output")).slice(2))];
+# Each state set on a lab in Chromium and what its output then holds, beside the build's HTML of
+# that state parsed, as nested lists (tests/support/drawing_tree.js, which
+# tests/support/views_check.js compares with in Node): one round trip for all of a lab's states.
+SAMPLE_TREES_JS = ("([name, states, htmls]) => {" + (ROOT / "tests" / "support" / "drawing_tree.js").read_text("utf-8")
+                   + """
+    const section = document.getElementById('lab-' + name);
+    return states.map((state, i) => {
+        const set = RAG.labContext(name).set(state, {replace: true, link: false});
+        const built = document.createElement("div");
+        built.innerHTML = htmls[i];
+        return [set, JSON.stringify(drawingTree(built).slice(2)),
+                JSON.stringify(drawingTree(section.querySelector(".lab-output")).slice(2))];
+    });
 }""")
 
 
@@ -191,14 +216,15 @@ OUTPUT_TREE_JS = ("(section, html) => {" + (ROOT / "tests" / "support" / "drawin
 @pytest.mark.parametrize("name", LAB_NAMES)
 def test_a_sample_of_states_is_drawn_in_chromium_as_the_build_draws_it(two_pages, views, states, name):
     live = two_pages[1]
-    section = lab(live, name)
+    lab(live, name)
     chosen = random.Random(name).sample(states[name], min(6, len(states[name])))
-    for state, drawing in zip(chosen, views.draw_many(name, chosen)):
-        assert live.evaluate("([n, s]) => RAG.labContext(n).set(s, {replace: true, link: false})", [name, state])
-        built, shown = section.evaluate(OUTPUT_TREE_JS, drawing.html)
-        if built != shown:
+    drawings = views.draw_many(name, chosen)
+    shown = live.evaluate(SAMPLE_TREES_JS, [name, chosen, [drawing.html for drawing in drawings]])
+    for state, (set_, built, drawn_) in zip(chosen, shown):
+        assert set_, f"lab {name}: the lab refused the state {state}"
+        if built != drawn_:
             diff = "\n".join(difflib.unified_diff(outline(["output", *json.loads(built)]),
-                                                  outline(["output", *json.loads(shown)]), "build", "Chromium",
+                                                  outline(["output", *json.loads(drawn_)]), "build", "Chromium",
                                                   lineterm="", n=2))
             pytest.fail(f"lab {name}, state {state}: Chromium draws something else than the build:\n{diff[:4000]}",
                         pytrace=False)
@@ -208,11 +234,12 @@ def test_a_sample_of_states_is_drawn_in_chromium_as_the_build_draws_it(two_pages
 
 
 @pytest.mark.browser
-def test_no_lab_starts_at_load_and_each_starts_when_the_reader_reaches_it(make_page, site_url):
-    page = open_page(make_page, site_url)
-    page.wait_for_timeout(300)
-    assert page.evaluate("() => [...document.querySelectorAll('section.lab[data-lab-state]')].length") == 0
-    assert not [url for url in page.rag_guard.requests if LAB_FILE.search(url) or "/assets/data.js" in url]
+def test_no_lab_starts_at_load_and_each_starts_when_the_reader_reaches_it(two_pages):
+    """On the page the tests above started every lab of (by reaching it, as lab() does: a lab
+    they did not reach is reached here), what had started at load, and each lab's file asked for
+    once in all."""
+    page = two_pages[1]
+    assert page.at_load == {"started": [], "asked": []}, "no lab starts, and nothing of one loads, until it is reached"
     for name in LAB_NAMES:
         lab(page, name)  # scrolls to it, as a reader would, and waits for it to be ready
     started = [LAB_FILE.search(url).group(1) for url in page.rag_guard.requests if LAB_FILE.search(url)]

@@ -120,18 +120,52 @@ def control_axes(page_html: str, lab: str, data: dict) -> dict[str, list]:
     return {key: list(dict.fromkeys(values)) for key, values in axes.items() if values}
 
 
-def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int = 2000, sample: int = 150,
+def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int = 200, sample: int = 75,
                   seed: int = 17) -> list[dict]:
     """Every state the controls offer (each axis crossed with the others, over the lab's default
-    state), or, when there are more than `cap`, a seeded sample of `sample` of them; the default
-    state first."""
+    state), or, when there are more than `cap`, a seeded sample of at least `sample` of them that
+    holds every value a question picker, a radio, a select or a checkbox offers and both ends of
+    every range (the states a bug of one value or one end would show in), the rest drawn at
+    random; the default state first.
+
+    Example: preset_states(html, "hybrid", data, {"q": "upload-4021", "k": 60, "depth": 8})[0] -> that state
+    """
     axes = control_axes(page_html, lab, data)
-    states = [dict(default)]
-    for key, values in axes.items():
-        states = [state | {key: value} for state in states for value in values]
-    if len(states) > cap:
-        states = random.Random(seed).sample(states, sample)
-    return [dict(default)] + [state for state in states if state != default]
+    count = 1
+    for values in axes.values():
+        count *= len(values)
+    if count <= cap:
+        states = [dict(default)]
+        for key, values in axes.items():
+            states = [state | {key: value} for state in states for value in values]
+    else:
+        states = covering_sample(page_html, lab, axes, default, sample, random.Random(seed))
+    unique = [json.loads(key) for key in dict.fromkeys(json.dumps(state, sort_keys=True) for state in states)]
+    return [dict(default)] + [state for state in unique if state != default]
+
+
+def covering_sample(page_html: str, lab: str, axes: dict[str, list], default: dict, size: int, rng) -> list[dict]:
+    """`size` states or more over `default`: the first ones cycle through every value of each axis
+    that is not a range and through both ends of each range (each list shuffled, so no two axes
+    keep step), the others random points of the whole grid."""
+    ranges = range_keys(page_html, lab)
+    must = {key: rng.sample(values, len(values)) if key not in ranges else [values[0], values[-1]]
+            for key, values in axes.items()}
+    covering = max((len(values) for values in must.values()), default=0)
+    states = [default | {key: must[key][i % len(must[key])] for key in axes} for i in range(covering)]
+    while len(states) < size:
+        states.append(default | {key: rng.choice(values) for key, values in axes.items()})
+    return states
+
+
+def range_keys(page_html: str, lab: str) -> set[str]:
+    """The state keys a lab's range inputs set."""
+    section = LexborHTMLParser(page_html).css_first(f"section.lab#lab-{lab}")
+    template = section.css_first("template[data-lab-controls]")
+    if template is None:
+        return set()
+    controls = LexborHTMLParser(re.sub(r"^<template[^>]*>|</template>$", "", template.html))
+    return {node.attributes["data-key"] for node in controls.css('input[type="range"][data-key]')}
 
 
 def check_views(dist_dir: Path, labs: dict[str, list[dict]]) -> dict:

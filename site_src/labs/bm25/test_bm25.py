@@ -161,10 +161,13 @@ def question(data, qid):
 
 
 def expected_bm25(engine, data, text):
-    """Every passage that shares a term with `text`, best first (equal scores in corpus order)."""
+    """Every passage that shares a term with `text`, best first (equal scores in corpus order),
+    with each term's share of the score for the ones the lab lists (its depth; None below)."""
     scores = engine.scores(text)
-    order = sorted(range(len(scores)), key=lambda i: -scores[i])
-    return [(data["passages"][i]["id"], scores[i], engine.explain(text, i)) for i in order if scores[i] > 0]
+    order = [i for i in sorted(range(len(scores)), key=lambda i: -scores[i]) if scores[i] > 0]
+    depth = data["labs"]["bm25"]["depth"]
+    return [(data["passages"][i]["id"], scores[i], engine.explain(text, i) if rank < depth else None)
+            for rank, i in enumerate(order)]
 
 
 def shown(html):
@@ -272,18 +275,30 @@ def test_a_question_in_other_case_and_spacing_is_that_question_kept_as_typed(vie
     check_drawing(drawing, engine, data, q["text"], q)
 
 
-# Texts drawn at every stop of both sliders: two traced questions (with their dense ranks; the
-# second shares a term with 38 of the 40 passages), and typed text that repeats a term.
-GRID_TEXTS = [("upload-4021", None), ("refund-three-weeks", None), ("", "QB-4021 QB-4021 refund plan limit sync offline")]
+# Texts drawn at the sliders' stops: typed text that repeats a term (so k1 bends its count) at
+# every stop of both; two traced questions (with their dense ranks; the second shares a term with
+# 38 of the 40 passages) at every stop of each slider with the other at either end or at the
+# build's setting: the lines through the grid where scores tie (k1 = 0: IDF alone; b = 0: no
+# length), where they do not, and the page's own.
+EVERY_STOP_TEXT = "QB-4021 QB-4021 refund plan limit sync offline"
+LINE_QUESTIONS = ("upload-4021", "refund-three-weeks")
+
+
+def grid_states(stops) -> list[dict]:
+    k1s, bs = stops["k1"], stops["b"]
+    lines = list(dict.fromkeys([(k1, b) for k1 in k1s for b in (bs[0], BM25_B, bs[-1])]
+                               + [(k1, b) for b in bs for k1 in (k1s[0], BM25_K1, k1s[-1])]))
+    return ([{"q": "", "text": EVERY_STOP_TEXT, "k1": k1, "b": b} for k1 in k1s for b in bs]
+            + [{"q": qid, "text": "", "k1": k1, "b": b} for qid in LINE_QUESTIONS for k1, b in lines])
 
 
 def test_at_every_stop_of_both_sliders_the_views_numbers_equal_pythons(views, data, dist_dir):
-    """Slider parity: for each of the 31 x 21 settings the sliders offer, the scores the view
-    drew (to 12 significant digits, from the engine's JavaScript twin) equal Python's to 1e-9, and so do the
-    ranks, every rounded number, the status and the numbers under the curves."""
+    """Slider parity: for each of the 31 x 21 settings the sliders offer (and, for two preset
+    questions, along the lines of the grid above), the scores the view drew (to 12 significant
+    digits, from the engine's JavaScript twin) equal Python's to 1e-9, and so do the ranks, every
+    rounded number, the status and the numbers under the curves."""
     stops = stops_of(dist_dir, data)
-    grid = [{"k1": k1, "b": b} for k1 in stops["k1"] for b in stops["b"]]  # every stop of both sliders
-    states = [{"q": qid, "text": typed or "", **at} for at in grid for qid, typed in GRID_TEXTS]
+    states = grid_states(stops)
     drawings = views.draw_many("bm25", states)
     worst = 0.0
     for state, drawing in zip(states, drawings):
@@ -291,7 +306,7 @@ def test_at_every_stop_of_both_sliders_the_views_numbers_equal_pythons(views, da
         engine = engine_at(data, state["k1"], state["b"])
         q = question(data, state["q"]) if state["q"] else None
         worst = max(worst, check_drawing(drawing, engine, data, q["text"] if q else state["text"], q))
-        if state["q"] == "upload-4021":
+        if not state["q"]:  # the notes' figures hang on the settings alone: checked at every stop
             avg, short, long_ = engine.avg_len, min(engine.lengths), max(engine.lengths)
             notes = figure_of(drawing.html)["notes"]
             assert notes[0].startswith(f"In a passage of average length ({avg:.1f} terms), a term found once adds "
@@ -300,7 +315,8 @@ def test_at_every_stop_of_both_sliders_the_views_numbers_equal_pythons(views, da
             assert notes[1].startswith(f"One occurrence adds {engine.tf_part(1, short):.3f} × its IDF in the shortest "
                                        f"passage ({short} terms), {engine.tf_part(1, avg):.3f} at the average length "
                                        f"(dashed) and {engine.tf_part(1, long_):.3f} in the longest"), state
-    assert len(grid) == 31 * 21 and len(drawings) == len(grid) * len(GRID_TEXTS)
+    every = {(s["k1"], s["b"]) for s in states if not s["q"]}
+    assert len(every) == 31 * 21 and len(states) == 31 * 21 + 2 * (31 * 3 + 21 * 3 - 9)
     assert worst <= 1e-9
 
 
@@ -656,7 +672,7 @@ DRAG_JS = r"""async () => {
       const stops = [];
       for (let i = 0; i <= Math.round((range.max - range.min) / range.step); i++) stops.push((+range.min + i * range.step).toFixed(2));
       for (const [n, value] of [...stops.slice(1), ...stops.slice(0, -1).reverse()].entries()) {
-        await settle();
+        if (!steps.length) await settle();  // after a step's two settles below, a third one changes nothing
         changes = 0;
         const began = performance.now();
         range.value = value;

@@ -14,6 +14,7 @@ passage id whole."""
 import json
 import random
 import statistics
+import struct
 import subprocess
 
 import pytest
@@ -194,24 +195,47 @@ def check_settings(html, data, qid, k, depth):
     assert sorted(drawn["answer"]) == sorted(pid for pid in answers if pid in drawn["fused"])
 
 
+# The questions drawn at every point of the grid: the page's own, g03 (a tie at the top of BM25),
+# g30 (fusion drops the right passage) and g05; every other preset question along the grid's
+# lines through the page's settings (every k at depth 8, every depth at k = 60).
+WHOLE_GRID = ("upload-4021", "g03", "g30", "g05")
+
+
+def grid_states(data) -> list[dict]:
+    k, depth = data["settings"]["rrf_k"], data["settings"]["fusion_depth"]
+    lines = list(dict.fromkeys([(each, depth) for each in GRID_K] + [(k, each) for each in GRID_DEPTH]))
+    return [{"q": q["id"], "k": at_k, "depth": at_depth} for q in presets(data)
+            for at_k, at_depth in ([(a, b) for a in GRID_K for b in GRID_DEPTH] if q["id"] in WHOLE_GRID else lines)]
+
+
 def test_at_a_grid_of_settings_the_views_fused_scores_are_pythons_exactly(views, data):
-    states = [{"q": q["id"], "k": k, "depth": depth} for q in presets(data) for k in GRID_K for depth in GRID_DEPTH]
-    assert len(states) == len(presets(data)) * 7 * 6
+    """Exact floats at every setting of both sliders on every question are the RRF twin's test
+    below; this one holds the view's drawing of them (lists, chart, dots, dashed lines, ranks)."""
+    states = grid_states(data)
+    assert {s["q"] for s in states} == {q["id"] for q in presets(data)} and set(WHOLE_GRID) <= {s["q"] for s in states}
+    assert len(states) == len(WHOLE_GRID) * 7 * 6 + (len(presets(data)) - len(WHOLE_GRID)) * (7 + 6 - 1)
     for state, drawing in zip(states, views.draw_many("hybrid", states)):
         assert drawing.state == state
         check_settings(drawing.html, data, state["q"], state["k"], state["depth"])
 
 
+# Each fused list as one line, "id:bits id:bits ...", a score's bits being its IEEE 754 double
+# in hexadecimal: two lists are equal, float for float, when their lines are (and the lines are
+# quicker to read back than 100,000 lists of pairs in JSON).
 RRF_EVERY_SETTING_JS = """
 const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
 require("vm").runInThisContext(input.engine, { filename: "assets/scripts/engine.js" });
 const E = globalThis.RAG.engine;
+const view = new DataView(new ArrayBuffer(8));
+const bits = (x) => { view.setFloat64(0, x); return view.getBigUint64(0).toString(16).padStart(16, "0"); };
 const out = {};
 for (const [q, lists] of Object.entries(input.runs)) {
   out[q] = [];
   for (let k = input.k.min; k <= input.k.max; k += input.k.step) {
     for (let d = input.depth.min; d <= input.depth.max; d += input.depth.step) {
-      out[q].push(E.rrf([lists.dense.slice(0, d), lists.bm25.slice(0, d)], k));
+      const compared = input.whole.includes(q) || input.lines.k.includes(k) || input.lines.depth.includes(d);
+      if (!compared) { out[q].push(null); continue; }
+      out[q].push(E.rrf([lists.dense.slice(0, d), lists.bm25.slice(0, d)], k).map(([id, s]) => `${id}:${bits(s)}`).join(" "));
     }
   }
 }
@@ -219,23 +243,51 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
+def line_of(fused) -> str:
+    """A fused list as RRF_EVERY_SETTING_JS writes it: each id with its score's bits."""
+    return " ".join(f"{pid}:{struct.pack('>d', score).hex()}" for pid, score in fused)
+
+
+def test_a_fused_lists_line_tells_floats_one_bit_apart():
+    assert line_of([("a", 0.5)]) == "a:3fe0000000000000"
+    one_bit = struct.unpack(">d", (struct.unpack(">Q", struct.pack(">d", 0.25))[0] + 1).to_bytes(8, "big"))[0]
+    assert line_of([("a", 0.25)]) != line_of([("a", one_bit)])
+
+
+def every_position_questions(data) -> set[str]:
+    """The questions whose fused lists are compared at every position of both sliders: those of
+    the view's whole grid (the page's own, a tie, fusion hurting) and six more, seeded; the others
+    along the sliders' lines (every k at depths 1, 8 and 20, every depth at k = 1, 60 and 100).
+    The arithmetic of a fused score is that of its ranks and k alone (1 / (k + rank), summed
+    smallest first), which every question at every position runs alike."""
+    others = sorted(set(data["runs"]) - set(WHOLE_GRID))
+    return set(WHOLE_GRID) | set(random.Random(23).sample(others, 6))
+
+
 def test_at_every_position_of_both_sliders_the_browsers_rrf_is_pythons_exactly(data):
     """The page's RRF twin (site_src/engine/fusion.js, in the engine the view calls) against
-    engine/fusion.py, for every k and every depth the sliders offer, on every question."""
+    engine/fusion.py: for every k and every depth the sliders offer on ten questions, along the
+    sliders' lines on every other."""
     runs = {q: {name: [pid for pid, _ in run[name]] for name in ("dense", "bm25")} for q, run in data["runs"].items()}
-    payload = {"engine": assets.engine_source(), "runs": runs, **hybrid.SLIDERS}
+    whole = every_position_questions(data)
+    lines = {"k": [1, 60, 100], "depth": [1, 8, 20]}
+    payload = {"engine": assets.engine_source(), "runs": runs, **hybrid.SLIDERS, "whole": sorted(whole), "lines": lines}
     result = subprocess.run(["node", "-e", RRF_EVERY_SETTING_JS], input=json.dumps(payload), capture_output=True, text=True,
                             check=True)
     browser = json.loads(result.stdout)
+    settings = [(k, d) for k in range(1, 101) for d in range(1, 21)]
+    on_lines = {(k, d) for k, d in settings if d in lines["depth"] or k in lines["k"]}
     compared = 0
     for q, lists in runs.items():
-        settings = [(k, d) for k in range(1, 101) for d in range(1, 21)]
         assert len(browser[q]) == len(settings) == 2000
         for (k, depth), got in zip(settings, browser[q]):
-            want = rrf([lists["dense"][:depth], lists["bm25"][:depth]], k=k)
-            assert [tuple(pair) for pair in got] == want, (q, k, depth)
-            compared += 1
-    assert compared == 2000 * len(data["runs"])
+            if q in whole or (k, depth) in on_lines:
+                want = rrf([lists["dense"][:depth], lists["bm25"][:depth]], k=k)
+                assert got == line_of(want), (q, k, depth)
+                compared += 1
+            else:
+                assert got is None, (q, k, depth)
+    assert len(whole) == 10 and compared == 2000 * 10 + len(on_lines) * (len(data["runs"]) - 10)
 
 
 def test_the_chart_shows_the_right_passage_climbing_from_dense_to_fused(views, data):
@@ -330,7 +382,7 @@ def test_sliders_by_keyboard_and_drag_redraw_with_pythons_numbers_and_go_into_th
     assert hash_of(desktop) == f"#lab-hybrid?q={chosen[-1][0]}&k=60&depth=8"
 
 
-REDRAW_TIMES_JS = """async ([selector, values]) => {
+REDRAW_TIMES_JS = """async ([selector, values, last]) => {
     const slider = document.querySelector(selector);
     const long = [];
     const observer = new PerformanceObserver((list) => long.push(...list.getEntries().map((e) => e.duration)));
@@ -345,7 +397,9 @@ REDRAW_TIMES_JS = """async ([selector, values]) => {
         times.push(performance.now() - start);
     }
     await RAG.linksSettled();
-    await new Promise((resolve) => setTimeout(resolve, 800));  // the announcement, once the reader pauses
+    // The announcement, once the reader pauses: after the last sweep (a sweep's redraw cancels the
+    // announcement the one before it had pending, so the trace holds it once either way).
+    if (last) await new Promise((resolve) => setTimeout(resolve, 800));
     observer.disconnect();
     return { times, long };
 }"""
@@ -367,7 +421,8 @@ def test_a_drag_redraws_within_a_frame_and_no_task_is_long(make_page, site_url, 
     for selector, values in ((K, k_sweep), (DEPTH, depth_sweep)):
         trace = tmp_path / "trace.json"
         browser.start_tracing(page=page, path=str(trace), categories=TRACE_CATEGORIES)
-        sweeps = [page.evaluate(REDRAW_TIMES_JS, [f"#lab-hybrid {selector}", values]) for _ in range(SWEEPS)]
+        sweeps = [page.evaluate(REDRAW_TIMES_JS, [f"#lab-hybrid {selector}", values, sweep == SWEEPS - 1])
+                  for sweep in range(SWEEPS)]
         browser.stop_tracing()
         tasks = main_thread_tasks(json.loads(trace.read_text("utf-8")))
         steps = [min(times) for times in zip(*(sweep["times"] for sweep in sweeps))]

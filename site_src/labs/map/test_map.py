@@ -295,9 +295,15 @@ def square(section):
     return [float(box.get_attribute("x")) + 7, float(box.get_attribute("y")) + 7]
 
 
+@pytest.fixture(scope="module")
+def desktop(make_page_module, site_url):
+    """The page opened on the map lab at its default, for the tests that change its question."""
+    return open_page(make_page_module, site_url, "#lab-map")
+
+
 @pytest.mark.browser
-def test_the_picker_changes_the_question_and_the_link(make_page, site_url, data):
-    page = open_page(make_page, site_url, "#lab-map")
+def test_the_picker_changes_the_question_and_the_link(desktop, data):
+    page = desktop
     section = lab(page, "map")
     q = data["questions"][11]
     section.locator('select[data-picker="question"]').select_option(q["id"])
@@ -306,8 +312,8 @@ def test_the_picker_changes_the_question_and_the_link(make_page, site_url, data)
 
 
 @pytest.mark.browser
-def test_a_question_asked_live_is_placed_the_way_the_build_placed_the_presets(make_page, site_url, data):
-    page = open_page(make_page, site_url, "#lab-map")
+def test_a_question_asked_live_is_placed_the_way_the_build_placed_the_presets(desktop, data):
+    page = desktop
     section = lab(page, "map")
     own = data["labs"]["map"]
     q = data["questions"][7]
