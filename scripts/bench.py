@@ -1281,9 +1281,10 @@ def docs_rows(docs: dict, row) -> None:
         loads = lambda *runs: ", ".join(f"{name} {run['load_average'][0]:.1f}" for name, run in runs if run.get("load_average"))  # noqa: E731
         row("documents: the page's embedder / transformers.js, wall time a reader waits", f"{docs['ratio_all']:.2f}",
             f"<= {DOCS_RATIO_GOAL} (goal)", docs["ratio_all"] <= DOCS_RATIO_GOAL,
-            f"the page's default, {same['all'].get('workers', docs['prepared']['workers'])} workers, {same['allMs'] / 1000:.2f} s; "
-            f"transformers.js {tjs['ms'] / 1000:.2f} s; {common}; load average at the start of each: "
-            f"{loads(('the page', same['all']), ('transformers.js', tjs))} (wall times compare only at like loads)")
+            f"the page's default, {same.get('all', {}).get('workers', docs['prepared']['workers'])} workers, "
+            f"{same['allMs'] / 1000:.2f} s; transformers.js {tjs['ms'] / 1000:.2f} s; {common}; load average at the start of "
+            f"each: {loads(('the page', same.get('all', {})), ('transformers.js', tjs)) or 'not recorded'} "
+            f"(wall times compare only at like loads)")
         if docs.get("ratio_cpu"):
             row("documents: the page's embedder / transformers.js, CPU time, one worker each", f"{docs['ratio_cpu']:.2f}",
                 f"<= {DOCS_RATIO_GOAL} (goal)", docs["ratio_cpu"] <= DOCS_RATIO_GOAL,
