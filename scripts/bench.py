@@ -988,7 +988,8 @@ DOCS_INDEX_JS = r"""
 async ({target, count, settings}) => {
   const { sets, poolAll } = window.docsBench;
   const texts = sets[target].texts.slice(0, count);
-  await poolAll.embed(sets[target].texts.slice(-8));  // warm every worker's session
+  // warm every worker's session (one request each: a pool would give 8 texts to one worker)
+  await Promise.all(poolAll.channels.map((c) => c.request("embed", { texts: sets[target].texts.slice(-8), batchSize: 16 })));
   const tasks = [];
   const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) tasks.push(e.duration); });
   observer.observe({ type: "longtask" });
@@ -1241,8 +1242,9 @@ def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
     results["ratio_one"], results["ratio_all"] = same["oneMs"] / found["ms"], same["allMs"] / found["ms"]
     # the inference's own threads: the page's one worker, transformers.js's page (its main thread)
     results["ratio_cpu"] = same["cpu"]["workers_s"] / found["cpu"]["main_s"] if found["cpu"]["main_s"] else None
-    print(f"  transformers.js       {found['ms'] / 1000:.2f} s vs the page {same['oneMs'] / 1000:.2f} s (one worker): "
-          f"ratio {results['ratio_one']:.2f}", flush=True)
+    print(f"  transformers.js       {found['ms'] / 1000:.2f} s vs the page {same['allMs'] / 1000:.2f} s (all workers): "
+          f"ratio {results['ratio_all']:.2f}; by CPU, one worker each: "
+          + (f"{results['ratio_cpu']:.2f}" if results["ratio_cpu"] else "not measured"), flush=True)
     return results
 
 
@@ -1270,15 +1272,25 @@ def docs_rows(docs: dict, row) -> None:
         row("documents: the page's embedder / transformers.js", "error", f"<= {DOCS_RATIO_GOAL} (goal)", False,
             f"transformers.js did not run: {tjs['error']}; the page {same['oneMs'] / 1000:.2f} s with one worker")
     else:
-        row("documents: the page's embedder / transformers.js", f"{docs['ratio_one']:.2f}", f"<= {DOCS_RATIO_GOAL} (goal)",
-            docs["ratio_one"] <= DOCS_RATIO_GOAL,
-            f"the same {index['chunks']} chunks and model file: the page {same['oneMs'] / 1000:.2f} s with one worker "
-            f"({same['allMs'] / 1000:.2f} s with all: ratio {docs['ratio_all']:.2f}); transformers.js {tjs.get('version')} "
-            f"feature-extraction {tjs['ms'] / 1000:.2f} s (default WASM settings: {tjs['threads']} thread, one call; "
-            f"loading {tjs['loadMs'] / 1000:.2f} s apart); largest 1 - cosine between the two {tjs['max_cosine_diff_to_page']:.1e}"
-            + (f"; by the CPU time of the threads that ran the model (the page's worker "
-               f"{same['cpu']['workers_s']:.1f} s, transformers.js's page thread {tjs['cpu']['main_s']:.1f} s): "
-               f"{docs['ratio_cpu']:.2f}" if docs.get("ratio_cpu") else ""))
+        # Issue 25's "ratio of times", two ways: the wall time a reader waits (the page as it runs
+        # by default, every worker, against transformers.js as it runs by default, one thread), and
+        # the CPU time of the threads that ran the model, one worker each (what each costs).
+        common = (f"the same {index['chunks']} chunks and model file; transformers.js {tjs.get('version')} feature-extraction, "
+                  f"default WASM settings ({tjs['threads']} thread, one call; loading {tjs['loadMs'] / 1000:.2f} s apart); "
+                  f"largest 1 - cosine between the two {tjs['max_cosine_diff_to_page']:.1e}")
+        loads = lambda *runs: ", ".join(f"{name} {run['load_average'][0]:.1f}" for name, run in runs if run.get("load_average"))  # noqa: E731
+        row("documents: the page's embedder / transformers.js, wall time a reader waits", f"{docs['ratio_all']:.2f}",
+            f"<= {DOCS_RATIO_GOAL} (goal)", docs["ratio_all"] <= DOCS_RATIO_GOAL,
+            f"the page's default, {same.get('all', {}).get('workers', docs['prepared']['workers'])} workers, "
+            f"{same['allMs'] / 1000:.2f} s; transformers.js {tjs['ms'] / 1000:.2f} s; {common}; load average at the start of "
+            f"each: {loads(('the page', same.get('all', {})), ('transformers.js', tjs)) or 'not recorded'} "
+            f"(wall times compare only at like loads)")
+        if docs.get("ratio_cpu"):
+            row("documents: the page's embedder / transformers.js, CPU time, one worker each", f"{docs['ratio_cpu']:.2f}",
+                f"<= {DOCS_RATIO_GOAL} (goal)", docs["ratio_cpu"] <= DOCS_RATIO_GOAL,
+                f"the CPU seconds of the threads that ran the model: the page's one worker {same['cpu']['workers_s']:.1f} s "
+                f"(wall {same['oneMs'] / 1000:.2f} s), transformers.js's page thread {tjs['cpu']['main_s']:.1f} s "
+                f"(wall {tjs['ms'] / 1000:.2f} s); {common}")
     for target in DOCS_THROUGHPUT_WORDPIECES:
         mine = {r["which"]: r for r in docs["throughput"] if r["target"] == target}
         row(f"documents: throughput at ~{target} wordpieces", f"{mine['all']['perSecond']:.1f} chunks/s", "report", None,

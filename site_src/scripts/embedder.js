@@ -30,7 +30,18 @@
   const WORKER_NAME = "rag-embedder";
   const MAX_WORKERS = 4;
   const BATCH_SIZE = 16;
+  const MIN_BATCH = 4;
   let jobs = 0;
+
+  /**
+   * The size of the next batch when `left` texts are still to take: half of each worker's share
+   * of them, between MIN_BATCH and `batchSize` (the model costs about the same per text in a
+   * batch of 4 as in one of 16), so the last batches are small and no worker waits long for
+   * another's. One worker has no one to wait for: always `batchSize`.
+   * Example: batchFrom(200, 16, 2) -> 16, batchFrom(20, 16, 2) -> 5, batchFrom(6, 16, 2) -> 4, batchFrom(20, 16, 1) -> 16
+   */
+  const batchFrom = (left, batchSize, workers) =>
+    (workers === 1 ? batchSize : Math.min(batchSize, Math.max(MIN_BATCH, Math.ceil(left / (2 * workers)))));
 
   const absolute = (url) => new URL(url, document.baseURI).href;
   const cancelledError = () => new DOMException("cancelled", "AbortError");
@@ -94,25 +105,29 @@
     }
 
     /**
-     * The texts' vectors, in their order. The texts, shortest first, are cut into batches of
-     * `batchSize`, and each worker takes the next batch as soon as it is free; `signal` stops
-     * them all before their next batch.
+     * The texts' vectors, in their order. The texts, longest first (in wordpieces, as the model
+     * reads them), are cut into batches as the workers take them, each worker taking the next as
+     * soon as it is free; `signal` stops them all before their next batch. Longest first, and
+     * batches that shrink towards the end, so the workers finish together (see `batchFrom`).
      */
     async embed(texts, { onProgress = () => {}, signal, batchSize = BATCH_SIZE } = {}) {
       if (signal && signal.aborted) throw cancelledError();
-      const order = texts.map((_, i) => i).sort((a, b) => (texts[a].length - texts[b].length) || (a - b));
-      const batches = [];
-      for (let start = 0; start < order.length; start += batchSize) batches.push(order.slice(start, start + batchSize));
+      const workers = this.channels.length;
+      const lengths = texts.length > batchSize ? await this.lengths(texts, signal) : texts.map((text) => text.length);
+      if (signal && signal.aborted) throw cancelledError();
+      const order = texts.map((_, i) => i).sort((a, b) => (lengths[b] - lengths[a]) || (a - b));
       const vectors = new Array(texts.length);
       const wordpieces = new Array(texts.length);
       const stop = new AbortController();
       const abort = () => stop.abort();
       if (signal) signal.addEventListener("abort", abort, { once: true });
       let done = 0;
+      let next = 0;
       const work = async (channel) => {
-        while (batches.length) {
+        while (next < order.length) {
           if (stop.signal.aborted) throw cancelledError();
-          const batch = batches.shift();
+          const batch = order.slice(next, next + batchFrom(order.length - next, batchSize, workers));
+          next += batch.length;
           let counted = 0;
           const answer = await channel.request("embed", { texts: batch.map((i) => texts[i]), batchSize }, {
             signal: stop.signal,
@@ -131,6 +146,14 @@
         if (signal) signal.removeEventListener("abort", abort);
       }
       return { vectors, wordpieces };
+    }
+
+    /** Each text's length in wordpieces as the model reads it (cut at its window), the workers counting a slice each. */
+    async lengths(texts, signal) {
+      const share = Math.ceil(texts.length / this.channels.length);
+      const parts = await Promise.all(this.channels.map((channel, w) => channel.request("count",
+        { texts: texts.slice(w * share, (w + 1) * share), cut: true }, { signal })));
+      return parts.flatMap((part) => part.wordpieces);
     }
 
     async countWordpieces(texts) {

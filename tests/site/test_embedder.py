@@ -5,7 +5,7 @@ embedder.js, its files model-files.js), in Chromium on the site the session buil
   250 wordpieces, most of them short (as a reader's chunks are; a text costs the worker its
   wordpieces), embedded in batches: two of 32 that mix short and long texts (so padding and the
   attention mask matter: the short ones are padded by 150 wordpieces or more), the rest as the
-  client sends them (shortest first, in batches of 16). They agree with sentence-transformers
+  client sends them (longest first, in batches of 16). They agree with sentence-transformers
   (engine.dense.embed, kept by text hash: tests/support/reference.py): every cosine with the
   build's passage vectors within the README's 5e-4 and every ranking the same but for passages
   within that tolerance of each other; and with the shipped model file run by Python's
@@ -194,7 +194,7 @@ def test_texts_embedded_in_batches_agree_with_sentence_transformers(model_page, 
     python, model_file = python_ranking(python_vectors, passage_vectors, ids), python_ranking(model_file_vectors, passage_vectors, ids)
     summary = {
         "texts": len(texts), "wordpieces": [min(lengths), max(lengths)], "mean_wordpieces": round(sum(lengths) / len(lengths), 1),
-        "batches": {"mixed": [MIXED_BATCHES, MIXED], "then": "the client's (shortest first, batches of 16)"},
+        "batches": {"mixed": [MIXED_BATCHES, MIXED], "then": "the client's (longest first in wordpieces, batches of 16)"},
         "sentence_transformers": {
             "max_cosine_diff": float(np.abs(cosines - python_vectors @ passage_vectors.T).max()),
             "max_abs_diff": float(np.abs(live - python_vectors).max()),
