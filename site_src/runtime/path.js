@@ -29,10 +29,10 @@
   if (path === "essentials" && window.MutationObserver) {
     const arriving = new MutationObserver((records) => {
       for (const record of records) {
+        // The parser adds elements one at a time, each before its children: a deep dive is
+        // itself an added node (no subtree to search, no selector to match, over ~9,000 nodes).
         for (const node of record.addedNodes) {
-          if (node.nodeType !== 1) continue;
-          if (node.matches("details.deep-dive")) fit(node);
-          node.querySelectorAll("details.deep-dive").forEach(fit);
+          if (node.tagName === "DETAILS" && node.classList.contains("deep-dive")) fit(node);
         }
       }
     });
