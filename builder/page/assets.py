@@ -16,6 +16,9 @@
                             loaded when a reader first opens a passage's card (runtime/kit.js)
     assets/corpus.css       corpus.html's own style, after site.css
     assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
+    assets/controls.js      every lab's controls, out of index.html (builder/page/lab_controls.py),
+                            loaded when a lab starts or a link lands on one; written by the render
+                            step, which takes them out of the page
     assets/scripts/docs.js, pdf-worker.js, assets/vendor/   'Try it on your documents': DOCS, in this
                             order, and what reads PDF and DOCX (builder/page/docs_assets.py)
 
@@ -190,6 +193,7 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     url = {name: versioned(name, content) for name, content in assets}
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
+            **({"controls": url["assets/controls.js"]} if "assets/controls.js" in url else {}),
             "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS if f"assets/labs/{lab.name}.js" in url},
             "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views", "docs", "card")},
             "styles": {"card": url["assets/card.css"]}}

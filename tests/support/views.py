@@ -13,7 +13,6 @@ A view's own tests read its markup this way: in Node, without a browser.
 import hashlib
 import json
 import random
-import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,17 +85,24 @@ def text(node) -> str:
 # ----------------------------------------------------------- the states a lab's controls offer
 
 
-def control_axes(page_html: str, lab: str, data: dict) -> dict[str, list]:
-    """state key -> every value the lab's controls offer, read from the built page: radios and
-    selects bound with data-key (their values), ranges (min to max by step), checkboxes (both),
-    and the question picker (every preset question the page lists in it). Text fields offer no
-    preset values."""
-    section = LexborHTMLParser(page_html).css_first(f"section.lab#lab-{lab}")
-    template = section.css_first("template[data-lab-controls]")
+def built_controls(dist_dir: Path) -> dict[str, list[str]]:
+    """The labs' controls as the build wrote them (assets/controls.js, out of index.html):
+    {lab: [the markup of each of its <template data-lab-controls>, in page order]}."""
+    script = (dist_dir / "assets" / "controls.js").read_text("utf-8")
+    head = 'RAG.provide("controls",'
+    assert script.startswith(head), f"{dist_dir}/assets/controls.js does not start with {head}"
+    return json.loads(script[len(head):script.rindex(");")])
+
+
+def control_axes(controls: dict[str, list[str]], lab: str, data: dict) -> dict[str, list]:
+    """state key -> every value the lab's controls offer, read from the built controls
+    (built_controls): radios and selects bound with data-key (their values), ranges (min to max
+    by step), checkboxes (both), and the question picker (every preset question the page lists
+    in it). Text fields offer no preset values."""
     axes: dict[str, list] = {}
-    if template is None:
+    if not controls.get(lab):
         return axes
-    controls = LexborHTMLParser(re.sub(r"^<template[^>]*>|</template>$", "", template.html))
+    controls = LexborHTMLParser("".join(controls[lab]))
     for node in controls.css("[data-key]"):
         key, tag, kind = node.attributes["data-key"], node.tag, node.attributes.get("type", "")
         values = axes.setdefault(key, [])
@@ -120,12 +126,12 @@ def control_axes(page_html: str, lab: str, data: dict) -> dict[str, list]:
     return {key: list(dict.fromkeys(values)) for key, values in axes.items() if values}
 
 
-def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int = 2000, sample: int = 150,
+def preset_states(controls: dict[str, list[str]], lab: str, data: dict, default: dict, cap: int = 2000, sample: int = 150,
                   seed: int = 17) -> list[dict]:
-    """Every state the controls offer (each axis crossed with the others, over the lab's default
-    state), or, when there are more than `cap`, a seeded sample of `sample` of them; the default
-    state first."""
-    axes = control_axes(page_html, lab, data)
+    """Every state the controls (built_controls) offer (each axis crossed with the others, over
+    the lab's default state), or, when there are more than `cap`, a seeded sample of `sample` of
+    them; the default state first."""
+    axes = control_axes(controls, lab, data)
     states = [dict(default)]
     for key, values in axes.items():
         states = [state | {key: value} for state in states for value in values]
