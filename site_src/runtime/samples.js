@@ -28,7 +28,7 @@
     return drawing.then((twins) => {
       for (const panel of empty) {
         const pieces = twins[panel.dataset.sample] || [["", "(this sample's code is missing: rebuild the site)"]];
-        RAG.replace(panel.querySelector("code"), pieces.map(([kind, text]) => (kind ? RAG.el("span", { class: kind }, text) : text)));
+        RAG.replace(panel.querySelector("code"), pieces.map(([kind, text]) => (kind ? RAG.el(`t-${kind}`, null, text) : text)));
       }
     });
   }

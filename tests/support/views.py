@@ -13,6 +13,7 @@ A view's own tests read its markup this way: in Node, without a browser.
 import hashlib
 import json
 import random
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,6 +93,24 @@ def built_controls(dist_dir: Path) -> dict[str, list[str]]:
     head = 'RAG.provide("controls",'
     assert script.startswith(head), f"{dist_dir}/assets/controls.js does not start with {head}"
     return json.loads(script[len(head):script.rindex(");")])
+
+
+def page_with_controls(dist_dir: Path) -> str:
+    """index.html with each lab's controls back in their templates, as the render step drew the
+    page before it took them out (builder/page/lab_controls.py): for tests that read a lab's
+    controls, or count them, in the page's own markup."""
+    html, controls = (dist_dir / "index.html").read_text("utf-8"), built_controls(dist_dir)
+    lab = None
+
+    def filled(match: re.Match) -> str:
+        nonlocal lab
+        if match.group(1):
+            lab = match.group(1)
+            return match.group(0)
+        return f"<template data-lab-controls>{controls[lab][int(match.group(2))]}</template>"
+
+    return re.sub(r'<section class="lab\b[^"]*" data-lab="([^"]+)"|<template data-lab-controls="(\d+)"></template>',
+                  filled, html)
 
 
 def control_axes(controls: dict[str, list[str]], lab: str, data: dict) -> dict[str, list]:
