@@ -11,11 +11,16 @@ attributes and what the reader sees do not change, only how the markup spells th
   is written as the character.
 - An empty SVG shape (`<circle …></circle>`) is closed in its start tag (`<circle …/>`), which the
   HTML parser honours inside <svg>.
+- An end tag the HTML parser implies is left out where nothing, not even white space, stands
+  between it and what implies it: </li> before <li> or the list's end, </td> and </th> before
+  the next cell or </tr>, </tr> before the next row or its group's end, </option> before the
+  next option or the select's end, </thead> and </tbody> before the next group (and </tbody>
+  before </table>). White space between them would move into the element; it is left alone.
 Comments, raw text (<script>, <style>, <textarea>) and everything inside a start tag but its
 attribute values are copied as they are.
 
-Example: lean_html('<ul>\\n    <li title="&#39;a&#39;">&#34;b&#34;</li>\\n</ul>')
-         -> '<ul>\\n<li title="\\'a\\'">"b"</li>\\n</ul>'
+Example: lean_html('<ul>\\n    <li title="&#39;a&#39;">&#34;b&#34;</li></ul>')
+         -> '<ul>\\n<li title="\\'a\\'">"b"</ul>'
 """
 
 import re
@@ -30,6 +35,14 @@ NAME = re.compile(r"</?([a-zA-Z][\w-]*)")
 ATTRIBUTE = re.compile(r"""(=\s*)("[^"]*"|'[^']*')""")
 REFERENCE = re.compile(r"&#(?:x([0-9a-fA-F]+)|([0-9]+));|&quot;")
 LINE_BREAK_SPACE = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
+# An element whose end tag the parser implies -> what, written right after it, implies it.
+IMPLIED_END = {name: re.compile(follower, re.I) for name, follower in {
+    "li": r"<li[\s>]|</(?:ul|ol|menu)>",
+    "td": r"<t[dh][\s>]|</tr>", "th": r"<t[dh][\s>]|</tr>",
+    "tr": r"<tr[\s>]|</t(?:body|head|foot)>",
+    "option": r"<opt(?:ion|group)[\s>]|</(?:select|datalist|optgroup)>",
+    "thead": r"<t(?:body|foot)[\s>]", "tbody": r"<t(?:body|foot)[\s>]|</table>",
+}.items()}
 
 
 def plain(match: re.Match, keep: str) -> str:
@@ -75,7 +88,9 @@ def lean_html(html: str) -> str:
         if name == "svg" and not self_closed:
             svg += -1 if closing else 1
         if closing:
-            out.append(tag)
+            implied = IMPLIED_END.get(name)
+            if not (implied and not svg and implied.match(html, position)):
+                out.append(tag)
             continue
         tag = ATTRIBUTE.sub(lean_value, tag)
         end = f"</{name_match.group(1)}>"
