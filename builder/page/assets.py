@@ -15,7 +15,8 @@
     assets/scripts/card.js, assets/card.css   the passage card (site_src/views/card.js, card.css),
                             loaded when a reader first opens a passage's card (runtime/kit.js)
     assets/corpus.css       corpus.html's own style, after site.css
-    assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
+    assets/samples.js       the code samples' JavaScript twins and what their tabs and copy buttons
+                            do (runtime/samples-ui.js), loaded when a reader first uses one
     assets/controls.js      every lab's controls, out of index.html (builder/page/lab_controls.py),
                             loaded when a lab starts or a link lands on one; written by the render
                             step, which takes them out of the page
@@ -176,7 +177,8 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
     found.append(("assets/scripts/card.js", minify_js((VIEWS_DIR / "card.js").read_text("utf-8"), "site_src/views/card.js")))
     found.append(("assets/card.css", minify_css((VIEWS_DIR / "card.css").read_text("utf-8"))))
     found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
-    found.append(("assets/samples.js", provide("samples", twin_tokens())))
+    found.append(("assets/samples.js", provide("samples", twin_tokens()) + minify_js(
+        (SITE_SRC / "runtime" / "samples-ui.js").read_text("utf-8"), "site_src/runtime/samples-ui.js")))
     for name in SHARED:
         found.append((f"assets/scripts/{name}.js", shared_script(name)))
     for name in WORKER:
