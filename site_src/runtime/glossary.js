@@ -1,4 +1,4 @@
-/* glossary.js: a glossary term in the prose (a.term[data-term]) opens its definition in a
+/* glossary.js: a glossary term in the prose (a.term, href="#term-<slug>") opens its definition in a
  * popover on hover, on keyboard focus and on a tap (a second tap follows the link to the
  * glossary, as does the popover's own link); Escape closes it. The definition is the glossary's own dd#term-def-<slug>, which
  * the link is described by, so screen readers hear it without the popover. One set of
@@ -6,6 +6,8 @@
 (() => {
   "use strict";
   const RAG = window.RAG;
+  const TERM = 'a.term[href^="#term-"]';
+  const slugOf = (link) => link.getAttribute("href").slice("#term-".length);
 
   RAG.setupTerms = () => {
     const popups = new Map();  // slug -> popup element
@@ -15,13 +17,13 @@
     let lastPointer = "mouse";
     let tapWasOpen = false;
 
-    for (const link of document.querySelectorAll("a.term[data-term]")) {
-      if (document.getElementById(`term-def-${link.dataset.term}`)) {
-        link.setAttribute("aria-describedby", `term-def-${link.dataset.term}`);
+    for (const link of document.querySelectorAll(TERM)) {
+      if (document.getElementById(`term-def-${slugOf(link)}`)) {
+        link.setAttribute("aria-describedby", `term-def-${slugOf(link)}`);
       }
     }
 
-    const termOf = (target) => (target && target.closest ? target.closest("a.term[data-term]") : null);
+    const termOf = (target) => (target && target.closest ? target.closest(TERM) : null);
 
     function popupFor(slug) {
       if (popups.has(slug)) return popups.get(slug);
@@ -60,7 +62,7 @@
     function show(link) {
       cancelHide();
       if (dismissed === link) return;
-      const popup = popupFor(link.dataset.term);
+      const popup = popupFor(slugOf(link));
       if (!popup) return;
       if (openLink && openLink !== link) hideNow();
       openLink = link;
@@ -72,7 +74,7 @@
     function hideNow() {
       cancelHide();
       if (!openLink) return;
-      const popup = popups.get(openLink.dataset.term);
+      const popup = popups.get(slugOf(openLink));
       if (popup) popup.hidden = true;
       openLink.classList.remove("is-open");
       openLink = null;
@@ -128,6 +130,6 @@
       dismissed = openLink;  // focus stays where it is
       hideNow();
     });
-    window.addEventListener("resize", () => { if (openLink) place(popups.get(openLink.dataset.term), openLink); });
+    window.addEventListener("resize", () => { if (openLink) place(popups.get(slugOf(openLink)), openLink); });
   };
 })();
