@@ -9,6 +9,9 @@ attributes and what the reader sees do not change, only how the markup spells th
   quote of a code sample).
 - A numeric character reference to a printable character other than & < > (MathML's `&#x00028;`)
   is written as the character.
+- A number as an attribute's value (`cx="12.5"`, `tabindex="-1"`) is written without its quotes,
+  which HTML allows for a value with no space, quote, =, <, > or backtick; but for the last one
+  of a tag that closes itself (`r="3"/>`), where the / would join the value.
 - An empty SVG shape (`<circle …></circle>`) is closed in its start tag (`<circle …/>`), which the
   HTML parser honours inside <svg>.
 - An end tag the HTML parser implies is left out where nothing, not even white space, stands
@@ -33,6 +36,7 @@ KEEP_SPACES = frozenset({"pre", "code"})   # their white space shows as written
 SHAPES = frozenset({"path", "circle", "line", "rect", "polyline", "polygon", "ellipse", "use", "stop"})
 NAME = re.compile(r"</?([a-zA-Z][\w-]*)")
 ATTRIBUTE = re.compile(r"""(=\s*)("[^"]*"|'[^']*')""")
+NUMBER_VALUE = re.compile(r'(\s[\w:-]+=)"(-?[0-9]+(?:\.[0-9]+)?)"')
 REFERENCE = re.compile(r"&#(?:x([0-9a-fA-F]+)|([0-9]+));|&quot;")
 LINE_BREAK_SPACE = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
 # An element whose end tag the parser implies -> what, written right after it, implies it.
@@ -69,6 +73,16 @@ def lean_value(match: re.Match) -> str:
     return f"{match.group(1)}{delimiter}{inner}{delimiter}"
 
 
+def unquoted_numbers(tag: str) -> str:
+    """Every number value without its quotes, but a self-closing tag's last (its / would join it).
+    A tag with a value in single quotes is left as it is: that value may hold `x="1"` as text."""
+    if "'" in tag:
+        return tag
+    closes_itself = tag.endswith("/>")
+    return NUMBER_VALUE.sub(lambda m: m.group(0) if closes_itself and tag.endswith(m.group(0) + "/>")
+                            else f"{m.group(1)}{m.group(2)}", tag)
+
+
 def lean_html(html: str) -> str:
     out: list[str] = []
     keep_spaces = 0   # open <pre> and <code> elements
@@ -96,6 +110,6 @@ def lean_html(html: str) -> str:
         end = f"</{name_match.group(1)}>"
         if svg and name in SHAPES and not self_closed and html.startswith(end, position):
             tag, position = tag[:-1] + "/>", position + len(end)
-        out.append(tag)
+        out.append(unquoted_numbers(tag))
     out.append(lean_text(html[position:], keep_spaces > 0))
     return "".join(out)
