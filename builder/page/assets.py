@@ -14,6 +14,8 @@
                             (WORKER), only once the reader asks for the model
     assets/scripts/answers.js   what a pick on a practice question or a prediction does (ANSWERS),
                             loaded the first time a reader picks (runtime/answers.js)
+    assets/scripts/glossary.js   the glossary terms' popovers (POPOVERS), loaded the first time a
+                            reader reaches a term (runtime/terms.js)
     assets/scripts/card.js, assets/card.css   the passage card (site_src/views/card.js, card.css),
                             loaded when a reader first opens a passage's card (runtime/kit.js)
     assets/corpus.css       corpus.html's own style, after site.css
@@ -49,10 +51,13 @@ DRAWING = ("views.js", "corpus.js", "kit.js")
 # data, checked (the Node renderer reads page-data.js on its own), and a lab's context (controls,
 # state, link). Not in RUNTIME: no reader needs them before the first lab starts.
 LAB_RUNTIME = ("page-data.js", "lab-context.js")
-RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "answers.js", "start.js")
+RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "labs.js", "toc.js", "terms.js", "samples.js", "scrollers.js", "answers.js", "start.js")
 # What a pick on a practice question or a prediction does, in assets/scripts/answers.js: loaded by
 # runtime/answers.js (in RUNTIME) the first time a reader picks.
 ANSWERS = ("practice.js", "predict.js")
+# The glossary terms' popovers, assets/scripts/glossary.js: loaded by runtime/terms.js (in RUNTIME)
+# the first time a reader reaches a term.
+POPOVERS = ("glossary.js",)
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
@@ -155,11 +160,12 @@ def runtime_script() -> str:
     return minify_js(runtime_source(), "site_src/runtime")
 
 
-def answers_script() -> str:
-    """ANSWERS joined, each minified on its own first (an error names its line)."""
-    for name in ANSWERS:
+def later_script(names) -> str:
+    """Runtime files loaded on first use (ANSWERS, POPOVERS) joined, each minified on its own first
+    (an error names its line)."""
+    for name in names:
         minify_js((SITE_SRC / "runtime" / name).read_text("utf-8"), f"site_src/runtime/{name}")
-    return minify_js(joined(SITE_SRC / "runtime", ANSWERS), "site_src/runtime")
+    return minify_js(joined(SITE_SRC / "runtime", names), "site_src/runtime")
 
 
 def views_script() -> str:
@@ -186,7 +192,8 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
         own = lab.browser_data(data["labs"][lab.name])
         found.append((f"assets/labs/{lab.name}.js", provide(f"lab:{lab.name}", own) + lab_script(lab)))
     found.append(("assets/scripts/views.js", views_script()))
-    found.append(("assets/scripts/answers.js", answers_script()))
+    found.append(("assets/scripts/answers.js", later_script(ANSWERS)))
+    found.append(("assets/scripts/glossary.js", later_script(POPOVERS)))
     found.append(("assets/scripts/card.js", minify_js((VIEWS_DIR / "card.js").read_text("utf-8"), "site_src/views/card.js")))
     found.append(("assets/card.css", minify_css((VIEWS_DIR / "card.css").read_text("utf-8"))))
     found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
@@ -210,5 +217,5 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
             "samples": url["assets/samples.js"],
             **({"controls": url["assets/controls.js"]} if "assets/controls.js" in url else {}),
             "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS if f"assets/labs/{lab.name}.js" in url},
-            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views", "docs", "card", "answers")},
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views", "docs", "card", "answers", "glossary")},
             "styles": {"card": url["assets/card.css"]}}
