@@ -61,11 +61,18 @@
       RAG.loadControls().catch(() => {});  // a failure shows in the lab when it starts
       return false;
     }
-    const own = controls[section.dataset.lab] || [];
     for (const template of templates) {
       if (!template.nextSibling && document.readyState === "loading") return false;
-      template.innerHTML = own[Number(template.dataset.labControls)] || "";
-      template.replaceWith(template.content);
+      const view = template.dataset.controls;  // a view's controls the lab mounts: under "lab/view"
+      const own = controls[view ? `${section.dataset.lab}/${view}` : section.dataset.lab] || [];
+      const markup = own[Number(template.dataset.labControls)] || "";
+      // A view's controls the lab mounts itself (data-controls) stay a template, to be cloned.
+      if (!template.hasAttribute("data-controls")) {
+        template.innerHTML = markup;
+        template.replaceWith(template.content);
+      } else if (!template.content.firstChild) {
+        template.innerHTML = markup;
+      }
     }
     return true;
   };

@@ -128,7 +128,7 @@ DRAWN_JS = r"""([section, controls]) => {
         if (node.classList.contains("lab-error")) return null;
         // Controls the HTML keeps a place for until the lab starts (their markup is in
         // assets/controls.js): drawn as they will stand.
-        if (node.matches("template[data-lab-controls]")) {
+        if (node.matches("template[data-lab-controls]:not([data-controls])")) {
             const markup = document.createElement("template");
             markup.innerHTML = (controls[node.closest("section.lab").dataset.lab] || [])[Number(node.dataset.labControls)] || "";
             return [...markup.content.childNodes].map(walk).find((c) => c !== null && typeof c !== "string") || null;

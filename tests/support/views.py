@@ -107,10 +107,13 @@ def page_with_controls(dist_dir: Path) -> str:
         if match.group(1):
             lab = match.group(1)
             return match.group(0)
-        return f"<template data-lab-controls>{controls[lab][int(match.group(2))]}</template>"
+        if match.group(2):  # a view's controls the lab mounts, data-controls="view": under "lab/view"
+            return f'<template data-controls="{match.group(2)}">{controls[lab + "/" + match.group(2)][int(match.group(3))]}</template>'
+        return f"<template data-lab-controls>{controls[lab][int(match.group(3))]}</template>"
 
-    return re.sub(r'<section class="lab\b[^"]*" data-lab="([^"]+)"|<template data-lab-controls="(\d+)"></template>',
-                  filled, html)
+    # (a number as a value may be written without its quotes, builder/page/lean_html.py)
+    return re.sub(r'<section class="lab\b[^"]*" data-lab="([^"]+)"'
+                  r'|<template(?: data-controls="([^"]+)")? data-lab-controls="?(\d+)"?></template>', filled, html)
 
 
 def control_axes(controls: dict[str, list[str]], lab: str, data: dict) -> dict[str, list]:
