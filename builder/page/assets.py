@@ -12,10 +12,18 @@
                             (Preact, DRAWING and LAB_RUNTIME, which draw and run every lab) by the first lab
                             that starts; the embedding model's worker and the scripts it imports
                             (WORKER), only once the reader asks for the model
+    assets/scripts/answers.js   what a pick on a practice question or a prediction does (ANSWERS),
+                            loaded the first time a reader picks (runtime/answers.js)
+    assets/scripts/glossary.js   the glossary terms' popovers (POPOVERS), loaded the first time a
+                            reader reaches a term (runtime/terms.js)
     assets/scripts/card.js, assets/card.css   the passage card (site_src/views/card.js, card.css),
                             loaded when a reader first opens a passage's card (runtime/kit.js)
     assets/corpus.css       corpus.html's own style, after site.css
-    assets/samples.js       the code samples' JavaScript twins, loaded when a reader picks JavaScript
+    assets/samples.js       the code samples' JavaScript twins and what their tabs and copy buttons
+                            do (runtime/samples-ui.js), loaded when a reader first uses one
+    assets/controls.js      every lab's controls, out of index.html (builder/page/lab_controls.py),
+                            loaded when a lab starts or a link lands on one; written by the render
+                            step, which takes them out of the page
     assets/scripts/docs.js, pdf-worker.js, assets/vendor/   'Try it on your documents': DOCS, in this
                             order, and what reads PDF and DOCX (builder/page/docs_assets.py)
 
@@ -43,7 +51,13 @@ DRAWING = ("views.js", "corpus.js", "kit.js")
 # data, checked (the Node renderer reads page-data.js on its own), and a lab's context (controls,
 # state, link). Not in RUNTIME: no reader needs them before the first lab starts.
 LAB_RUNTIME = ("page-data.js", "lab-context.js")
-RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "labs.js", "toc.js", "glossary.js", "samples.js", "scrollers.js", "practice.js", "predict.js", "start.js")
+RUNTIME = ("dom.js", "format.js", "hash.js", "path.js", "navigate.js", "loader.js", "labs.js", "toc.js", "terms.js", "samples.js", "scrollers.js", "answers.js", "start.js")
+# What a pick on a practice question or a prediction does, in assets/scripts/answers.js: loaded by
+# runtime/answers.js (in RUNTIME) the first time a reader picks.
+ANSWERS = ("practice.js", "predict.js")
+# The glossary terms' popovers, assets/scripts/glossary.js: loaded by runtime/terms.js (in RUNTIME)
+# the first time a reader reaches a term.
+POPOVERS = ("glossary.js",)
 STYLES = ("tokens.css", "base.css", "layout.css", "prose.css", "tables.css", "figures.css", "samples.css",
           "labs.css", "badges.css", "practice.css", "glossary.css", "asides.css", "utilities.css")
 LAST_STYLES = ("print.css",)  # after the labs' own styles, so print rules win
@@ -146,6 +160,14 @@ def runtime_script() -> str:
     return minify_js(runtime_source(), "site_src/runtime")
 
 
+def later_script(names) -> str:
+    """Runtime files loaded on first use (ANSWERS, POPOVERS) joined, each minified on its own first
+    (an error names its line)."""
+    for name in names:
+        minify_js((SITE_SRC / "runtime" / name).read_text("utf-8"), f"site_src/runtime/{name}")
+    return minify_js(joined(SITE_SRC / "runtime", names), "site_src/runtime")
+
+
 def views_script() -> str:
     """What draws and runs every lab, loaded when the first one starts: Preact's minified browser
     build, as published (its source map is not shipped), then DRAWING (runtime/views.js, corpus.js,
@@ -170,10 +192,13 @@ def files(data: dict) -> list[tuple[str, str | bytes]]:
         own = lab.browser_data(data["labs"][lab.name])
         found.append((f"assets/labs/{lab.name}.js", provide(f"lab:{lab.name}", own) + lab_script(lab)))
     found.append(("assets/scripts/views.js", views_script()))
+    found.append(("assets/scripts/answers.js", later_script(ANSWERS)))
+    found.append(("assets/scripts/glossary.js", later_script(POPOVERS)))
     found.append(("assets/scripts/card.js", minify_js((VIEWS_DIR / "card.js").read_text("utf-8"), "site_src/views/card.js")))
     found.append(("assets/card.css", minify_css((VIEWS_DIR / "card.css").read_text("utf-8"))))
     found.append(("assets/corpus.css", minify_css((SITE_SRC / "styles" / "corpus.css").read_text("utf-8"))))
-    found.append(("assets/samples.js", provide("samples", twin_tokens())))
+    found.append(("assets/samples.js", provide("samples", twin_tokens()) + minify_js(
+        (SITE_SRC / "runtime" / "samples-ui.js").read_text("utf-8"), "site_src/runtime/samples-ui.js")))
     for name in SHARED:
         found.append((f"assets/scripts/{name}.js", shared_script(name)))
     for name in WORKER:
@@ -190,6 +215,7 @@ def manifest(assets: list[tuple[str, str | bytes]]) -> dict:
     url = {name: versioned(name, content) for name, content in assets}
     return {"app": url["assets/app.js"], "css": url["assets/site.css"], "data": url["assets/data.js"],
             "samples": url["assets/samples.js"],
+            **({"controls": url["assets/controls.js"]} if "assets/controls.js" in url else {}),
             "labs": {lab.name: url[f"assets/labs/{lab.name}.js"] for lab in LABS if f"assets/labs/{lab.name}.js" in url},
-            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views", "docs", "card")},
+            "scripts": {name: url[f"assets/scripts/{name}.js"] for name in (*SHARED, *WORKER, "views", "docs", "card", "answers", "glossary")},
             "styles": {"card": url["assets/card.css"]}}

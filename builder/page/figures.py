@@ -35,7 +35,7 @@ def followed(facts, field: str) -> str:
 
 def term_link(slug: str, shown: str) -> Markup:
     """A glossary link, as the prose's [[term]] makes one (builder/page/glossary.py)."""
-    return Markup('<a class="term" href="#term-{0}" data-term="{0}">{1}</a>').format(slug, shown)
+    return Markup('<a class="term" href="#term-{0}">{1}</a>').format(slug, shown)
 
 
 def three_steps(facts) -> str:

@@ -4,7 +4,9 @@ term's definition, which the runtime opens as a popover; a term missing from the
 stops the build, naming the section and the line.
 
 Example: GlossaryLinks([{"term": "BM25", "slug": "bm25", "definition": "…", "aliases": []}])
-         .replace("[[BM25|keyword search]]", "s.md") -> '<a class="term" href="#term-bm25" data-term="bm25">keyword search</a>'
+         .replace("[[BM25|keyword search]]", "s.md") -> '<a class="term" href="#term-bm25">keyword search</a>'
+
+The link names its term once, in its href (#term-<slug>): the runtime reads the slug there.
 """
 
 import re
@@ -86,6 +88,6 @@ class GlossaryLinks:
                 raise ProseError(f"{where}:~{line}: glossary term '{name}' is not in corpus/glossary.yaml "
                                  f"(fix: add it there, or write [[existing term|{shown}]])")
             self.used.add(entry["slug"])
-            return f'<a class="term" href="#term-{entry["slug"]}" data-term="{entry["slug"]}">{shown}</a>'
+            return f'<a class="term" href="#term-{entry["slug"]}">{shown}</a>'
 
         return TERM.sub(link, text)

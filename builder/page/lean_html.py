@@ -9,13 +9,21 @@ attributes and what the reader sees do not change, only how the markup spells th
   quote of a code sample).
 - A numeric character reference to a printable character other than & < > (MathML's `&#x00028;`)
   is written as the character.
+- A number as an attribute's value (`cx="12.5"`, `tabindex="-1"`) is written without its quotes,
+  which HTML allows for a value with no space, quote, =, <, > or backtick; but for the last one
+  of a tag that closes itself (`r="3"/>`), where the / would join the value.
 - An empty SVG shape (`<circle …></circle>`) is closed in its start tag (`<circle …/>`), which the
   HTML parser honours inside <svg>.
+- An end tag the HTML parser implies is left out where nothing, not even white space, stands
+  between it and what implies it: </li> before <li> or the list's end, </td> and </th> before
+  the next cell or </tr>, </tr> before the next row or its group's end, </option> before the
+  next option or the select's end, </thead> and </tbody> before the next group (and </tbody>
+  before </table>). White space between them would move into the element; it is left alone.
 Comments, raw text (<script>, <style>, <textarea>) and everything inside a start tag but its
 attribute values are copied as they are.
 
-Example: lean_html('<ul>\\n    <li title="&#39;a&#39;">&#34;b&#34;</li>\\n</ul>')
-         -> '<ul>\\n<li title="\\'a\\'">"b"</li>\\n</ul>'
+Example: lean_html('<ul>\\n    <li title="&#39;a&#39;">&#34;b&#34;</li></ul>')
+         -> '<ul>\\n<li title="\\'a\\'">"b"</ul>'
 """
 
 import re
@@ -28,8 +36,17 @@ KEEP_SPACES = frozenset({"pre", "code"})   # their white space shows as written
 SHAPES = frozenset({"path", "circle", "line", "rect", "polyline", "polygon", "ellipse", "use", "stop"})
 NAME = re.compile(r"</?([a-zA-Z][\w-]*)")
 ATTRIBUTE = re.compile(r"""(=\s*)("[^"]*"|'[^']*')""")
+NUMBER_VALUE = re.compile(r'(\s[\w:-]+=)"(-?[0-9]+(?:\.[0-9]+)?)"')
 REFERENCE = re.compile(r"&#(?:x([0-9a-fA-F]+)|([0-9]+));|&quot;")
 LINE_BREAK_SPACE = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
+# An element whose end tag the parser implies -> what, written right after it, implies it.
+IMPLIED_END = {name: re.compile(follower, re.I) for name, follower in {
+    "li": r"<li[\s>]|</(?:ul|ol|menu)>",
+    "td": r"<t[dh][\s>]|</tr>", "th": r"<t[dh][\s>]|</tr>",
+    "tr": r"<tr[\s>]|</t(?:body|head|foot)>",
+    "option": r"<opt(?:ion|group)[\s>]|</(?:select|datalist|optgroup)>",
+    "thead": r"<t(?:body|foot)[\s>]", "tbody": r"<t(?:body|foot)[\s>]|</table>",
+}.items()}
 
 
 def plain(match: re.Match, keep: str) -> str:
@@ -56,6 +73,16 @@ def lean_value(match: re.Match) -> str:
     return f"{match.group(1)}{delimiter}{inner}{delimiter}"
 
 
+def unquoted_numbers(tag: str) -> str:
+    """Every number value without its quotes, but a self-closing tag's last (its / would join it).
+    A tag with a value in single quotes is left as it is: that value may hold `x="1"` as text."""
+    if "'" in tag:
+        return tag
+    closes_itself = tag.endswith("/>")
+    return NUMBER_VALUE.sub(lambda m: m.group(0) if closes_itself and tag.endswith(m.group(0) + "/>")
+                            else f"{m.group(1)}{m.group(2)}", tag)
+
+
 def lean_html(html: str) -> str:
     out: list[str] = []
     keep_spaces = 0   # open <pre> and <code> elements
@@ -75,12 +102,14 @@ def lean_html(html: str) -> str:
         if name == "svg" and not self_closed:
             svg += -1 if closing else 1
         if closing:
-            out.append(tag)
+            implied = IMPLIED_END.get(name)
+            if not (implied and not svg and implied.match(html, position)):
+                out.append(tag)
             continue
         tag = ATTRIBUTE.sub(lean_value, tag)
         end = f"</{name_match.group(1)}>"
         if svg and name in SHAPES and not self_closed and html.startswith(end, position):
             tag, position = tag[:-1] + "/>", position + len(end)
-        out.append(tag)
+        out.append(unquoted_numbers(tag))
     out.append(lean_text(html[position:], keep_spaces > 0))
     return "".join(out)

@@ -24,7 +24,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from builder import labs
-from builder.page import assets, figures, lab_views, left_out as leaving, practice, predictions, reading_time, scroll_boxes, \
+from builder.page import assets, figures, lab_controls, lab_views, left_out as leaving, practice, predictions, reading_time, scroll_boxes, \
     section_cache
 from builder.page.claims import ClaimFailed, ClaimRegistry
 from builder.page.errors import ProseError
@@ -176,7 +176,6 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     files = assets.files(data)
     drawings = lab_views.draw(views.placed, dict(files), assets.SHARED, data["schema"], cache_dir,
                               lenient=left_out is not None)
-    links = assets.manifest(files)
     bodies = [views.fill(s.html, drawings) for s in sections]
     if left_out is not None:
         bodies = [leaving.drop_failed_labs(body, views.placed, drawings, left_out) for body in bodies]
@@ -189,6 +188,10 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
     practice_seen: set[str] = set()  # a question the quiz asks again is counted once
     times = [reading_time.section_time(body, practice_seen) for body in bodies]
     totals = {"everything": sum(t.everything for t in times), "essentials": sum(t.essentials for t in times)}
+    # Read above with their controls (the practice's giveaways, the reading times skip templates).
+    bodies, controls = lab_controls.take_out_of(bodies)
+    files.append(("assets/controls.js", assets.provide("controls", controls)))
+    links = assets.manifest(files)
     html = environment().get_template("page.html").render(
         title=TITLE, description=DESCRIPTION, totals={path: reading_time.spoken(value) for path, value in totals.items()},
         sections=[{"slug": s.slug, "number": s.number, "title": s.title, "html": Markup(reading_time.fill_dives(body, t)),
@@ -197,7 +200,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
                   for s, body, t in zip(sections, bodies, times)],
         glossary=alphabetical(data["glossary"]), schema=data["schema"], assets=links, live=bool(data.get("live")),
         another_corpus=left_out.counts() if left_out is not None else None,
-        assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "styles", "samples")}, sort_keys=True)
+        assets_json=Markup(json.dumps({k: links[k] for k in ("data", "labs", "scripts", "styles", "samples", "controls")}, sort_keys=True)
                            .replace("<", "\\u003c")))
     html = scroll_boxes.keyboard_reachable(reading_time.fill_totals(html, totals))
     if left_out is not None:

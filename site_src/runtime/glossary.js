@@ -1,13 +1,17 @@
-/* glossary.js: a glossary term in the prose (a.term[data-term]) opens its definition in a
+/* glossary.js: a glossary term in the prose (a.term, href="#term-<slug>") opens its definition in a
  * popover on hover, on keyboard focus and on a tap (a second tap follows the link to the
  * glossary, as does the popover's own link); Escape closes it. The definition is the glossary's own dd#term-def-<slug>, which
- * the link is described by, so screen readers hear it without the popover. One set of
- * listeners on the document serves every term; a popover is made the first time it opens. */
+ * the link is described by (runtime/terms.js says so at load), so screen readers hear it without
+ * the popover. One set of listeners on the document serves every term; a popover is made the
+ * first time it opens. This file is loaded by runtime/terms.js the first time a reader reaches a
+ * term (hover, focus, a tap), which hands it that event and those after it (assets/scripts/glossary.js). */
 (() => {
   "use strict";
   const RAG = window.RAG;
+  const TERM = 'a.term[href^="#term-"]';
+  const slugOf = (link) => link.getAttribute("href").slice("#term-".length);
 
-  RAG.setupTerms = () => {
+  RAG.termPopups = () => {
     const popups = new Map();  // slug -> popup element
     let openLink = null;
     let hideTimer = null;
@@ -15,13 +19,7 @@
     let lastPointer = "mouse";
     let tapWasOpen = false;
 
-    for (const link of document.querySelectorAll("a.term[data-term]")) {
-      if (document.getElementById(`term-def-${link.dataset.term}`)) {
-        link.setAttribute("aria-describedby", `term-def-${link.dataset.term}`);
-      }
-    }
-
-    const termOf = (target) => (target && target.closest ? target.closest("a.term[data-term]") : null);
+    const termOf = (target) => (target && target.closest ? target.closest(TERM) : null);
 
     function popupFor(slug) {
       if (popups.has(slug)) return popups.get(slug);
@@ -60,7 +58,7 @@
     function show(link) {
       cancelHide();
       if (dismissed === link) return;
-      const popup = popupFor(link.dataset.term);
+      const popup = popupFor(slugOf(link));
       if (!popup) return;
       if (openLink && openLink !== link) hideNow();
       openLink = link;
@@ -72,7 +70,7 @@
     function hideNow() {
       cancelHide();
       if (!openLink) return;
-      const popup = popups.get(openLink.dataset.term);
+      const popup = popups.get(slugOf(openLink));
       if (popup) popup.hidden = true;
       openLink.classList.remove("is-open");
       openLink = null;
@@ -88,46 +86,49 @@
       hideTimer = null;
     }
 
-    document.addEventListener("mouseover", (event) => {
-      const link = termOf(event.target);
-      if (link && lastPointer !== "touch" && !link.contains(event.relatedTarget)) show(link);
-    });
-    document.addEventListener("mouseout", (event) => {
-      const link = termOf(event.target);
-      if (!link || link.contains(event.relatedTarget)) return;
-      if (dismissed === link) dismissed = null;
-      if (openLink === link && document.activeElement !== link) scheduleHide(250);
-    });
-    document.addEventListener("focusin", (event) => {
-      const link = termOf(event.target);
-      if (link) show(link);
-    });
-    document.addEventListener("focusout", (event) => {
-      const link = termOf(event.target);
-      if (!link) return;
-      if (dismissed === link) dismissed = null;
-      if (openLink === link) scheduleHide(lastPointer === "touch" ? 0 : 120);
-    });
-    document.addEventListener("pointerdown", (event) => {
-      lastPointer = event.pointerType || "mouse";
-      const link = termOf(event.target);
-      tapWasOpen = !!link && openLink === link;
-      if (openLink && !link && !(event.target.closest && event.target.closest(".term-popup"))) hideNow();
-    }, true);
-    document.addEventListener("click", (event) => {
-      const link = termOf(event.target);
-      // A tap opens the definition; a second tap follows the link to the glossary.
-      if (link && (lastPointer === "touch" || lastPointer === "pen") && !tapWasOpen) {
-        event.preventDefault();
-        dismissed = null;
-        show(link);
-      }
-    });
-    document.addEventListener("keydown", (event) => {
-      if (event.key !== "Escape" || !openLink) return;
-      dismissed = openLink;  // focus stays where it is
-      hideNow();
-    });
-    window.addEventListener("resize", () => { if (openLink) place(popups.get(openLink.dataset.term), openLink); });
+    const on = {
+      mouseover(event) {
+        const link = termOf(event.target);
+        if (link && lastPointer !== "touch" && !link.contains(event.relatedTarget)) show(link);
+      },
+      mouseout(event) {
+        const link = termOf(event.target);
+        if (!link || link.contains(event.relatedTarget)) return;
+        if (dismissed === link) dismissed = null;
+        if (openLink === link && document.activeElement !== link) scheduleHide(250);
+      },
+      focusin(event) {
+        const link = termOf(event.target);
+        if (link) show(link);
+      },
+      focusout(event) {
+        const link = termOf(event.target);
+        if (!link) return;
+        if (dismissed === link) dismissed = null;
+        if (openLink === link) scheduleHide(lastPointer === "touch" ? 0 : 120);
+      },
+      pointerdown(event) {  // listened to in the capture phase
+        lastPointer = event.pointerType || "mouse";
+        const link = termOf(event.target);
+        tapWasOpen = !!link && openLink === link;
+        if (openLink && !link && !(event.target.closest && event.target.closest(".term-popup"))) hideNow();
+      },
+      click(event) {
+        const link = termOf(event.target);
+        // A tap opens the definition; a second tap follows the link to the glossary.
+        if (link && (lastPointer === "touch" || lastPointer === "pen") && !tapWasOpen) {
+          event.preventDefault();
+          dismissed = null;
+          show(link);
+        }
+      },
+      keydown(event) {
+        if (event.key !== "Escape" || !openLink) return;
+        dismissed = openLink;  // focus stays where it is
+        hideNow();
+      },
+    };
+    window.addEventListener("resize", () => { if (openLink) place(popups.get(slugOf(openLink)), openLink); });
+    return (event) => on[event.type] && on[event.type](event);
   };
 })();

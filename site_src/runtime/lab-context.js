@@ -213,7 +213,7 @@
     // The lab's own script and its shared scripts use Preact and the views' runtime, loaded before this file.
     const shared = (section.dataset.scripts || "").split(/\s+/).filter(Boolean)
       .map((script) => RAG.loadScript(assets.scripts[script]));
-    const [data, own] = await Promise.all([RAG.loadData(), RAG.need(`lab:${name}`, url), ...shared]);
+    const [data, own] = await Promise.all([RAG.loadData(), RAG.need(`lab:${name}`, url), RAG.loadControls(), ...shared]);
     const spec = RAG.labSpec(name);
     if (!spec) throw new Error(`${url.split("?")[0]} did not define the lab "${name}"`);
     RAG.showControls(section);

@@ -2,8 +2,10 @@
  * first lab that starts, in assets/scripts/views.js). It does what every lab needs before it runs:
  *   - lazy start: a lab's files load, and it starts, when it nears the viewport, when a link
  *     targets it, or when the reader reaches one of its controls; never all at load;
- *   - controls: the HTML keeps them inert in <template data-lab-controls> (without JavaScript they
- *     would do nothing); they go in when the lab starts (or when a link lands on the lab);
+ *   - controls: without JavaScript they would do nothing, so the HTML holds only an empty
+ *     <template data-lab-controls> where each goes; their markup comes in assets/controls.js,
+ *     fetched when the first lab starts (or a link lands on one), and goes in when the lab
+ *     starts (or when the link lands);
  *   - errors: anything a lab throws, at start or later in a handler registered with ctx.on,
  *     shows in that lab as an alert, over its default state.
  * lab-context.js binds the controls to the lab's state, draws it and writes its link.
@@ -40,15 +42,37 @@
     RAG.showLabError(section, `Its script failed (${error && error.message ? error.message : error}).`);
   };
 
+  /** Fetch every lab's controls (assets/controls.js, builder/page/lab_controls.py), once. */
+  let controls = null;  // {lab: [markup of each template]}, once fetched
+  let asked = null;
+  RAG.loadControls = () => asked || (asked = RAG.need("controls", RAG.assets().controls)
+    .then((value) => { controls = value; return value; }));
+
   /**
-   * Put a lab's controls in place: the HTML keeps them inert in <template data-lab-controls>
-   * (site_src/templates/_macros.html). True once the lab has all of them. A template the parser
-   * has not finished (nothing after it yet) is left for later.
+   * Put a lab's controls in place: each waits in an empty <template data-lab-controls>
+   * (site_src/templates/_macros.html) for its markup, fetched with the first lab that needs it.
+   * True once the lab has all of them; false while the file is on its way (it is asked for) or
+   * while the parser has not finished the template (nothing after it yet).
    */
   RAG.showControls = (section) => {
-    for (const template of section.querySelectorAll("template[data-lab-controls]")) {
+    const templates = section.querySelectorAll("template[data-lab-controls]");
+    if (!templates.length) return true;
+    if (!controls) {
+      RAG.loadControls().catch(() => {});  // a failure shows in the lab when it starts
+      return false;
+    }
+    for (const template of templates) {
       if (!template.nextSibling && document.readyState === "loading") return false;
-      template.replaceWith(template.content.cloneNode(true));
+      const view = template.dataset.controls;  // a view's controls the lab mounts: under "lab/view"
+      const own = controls[view ? `${section.dataset.lab}/${view}` : section.dataset.lab] || [];
+      const markup = own[Number(template.dataset.labControls)] || "";
+      // A view's controls the lab mounts itself (data-controls) stay a template, to be cloned.
+      if (!template.hasAttribute("data-controls")) {
+        template.innerHTML = markup;
+        template.replaceWith(template.content);
+      } else if (!template.content.firstChild) {
+        template.innerHTML = markup;
+      }
     }
     return true;
   };

@@ -263,6 +263,9 @@
     const hash = window.location.hash;
     if (!saved && !RAG.hash.parse(hash).id) return;
     let controlsShown = false;
+    let landed = false;
+    let parsing = null;
+    let fetching = null;  // the lab's controls, asked for once (runtime/labs.js)
     const attempt = () => {
       if (saved && saved.y !== undefined) {
         // Above the article: once the page is long enough to scroll there.
@@ -277,21 +280,35 @@
       if (!el) return false;
       // A lab's controls go in before anything is painted below them, so its output does not
       // move down when the lab starts a moment later. A template the parser has not finished
-      // is left for later.
+      // is left for later, and so is a lab whose controls are still on their way.
       const lab = el.closest("section.lab");
       if (lab && !controlsShown) controlsShown = RAG.showControls(lab);
-      if (lab && !controlsShown) return false;
+      if (lab && !controlsShown) {
+        fetching = fetching || RAG.loadControls().then(tryLanding, () => {});
+        return false;
+      }
       reveal(el);
       if (document.readyState === "loading" && !arrivedBelow(el)) return false;
       land(el, kept ? saved.offset : undefined);
       return true;
     };
-    if (attempt()) return;
-    const parsing = new MutationObserver(() => { if (attempt()) parsing.disconnect(); });
+    const tryLanding = () => {
+      if (landed || !attempt()) return;
+      landed = true;
+      if (parsing) parsing.disconnect();
+    };
+    // A link to a lab asks for its controls now, while the page arrives (once the rest of the
+    // runtime, which fetches them, has run).
+    if (!saved && RAG.hash.labOf(hash)) {
+      queueMicrotask(() => { fetching = fetching || RAG.loadControls().then(tryLanding, () => {}); });
+    }
+    tryLanding();
+    if (landed) return;
+    parsing = new MutationObserver(tryLanding);
     parsing.observe(document.documentElement, { childList: true, subtree: true });
     document.addEventListener("DOMContentLoaded", () => {
       parsing.disconnect();
-      if (!pin) attempt();
+      if (!pin && attempt()) landed = true;
     }, { once: true });
   }
 

@@ -1,7 +1,7 @@
 /* practice.js: the practice questions, at the end of each core section (builder/page/practice.py
  * draws them, answers in a <details>) and in "Check yourself" (the quiz lab draws them). A pick
  * shows at once whether it is right, and why each other choice is wrong; a polite announcement
- * says the same. Nothing runs at load but three listeners on the document.
+ * says the same. Nothing runs at load.
  *
  * Keyboard: the arrow keys move through a radio group and check each radio they pass, so a choice
  * reached with them counts once the reader presses Space or Enter, or leaves the choices; a click,
@@ -12,7 +12,10 @@
  * (RAG.practice.answers()) for the quiz to show when it starts. The other way, the quiz tells its
  * answers after every drawing with a "rag:quiz" event {answers, cleared}: each section's block shows
  * the same pick (and none once the reader clears the quiz), so "Back to section N" lands on the
- * answer given in the quiz. */
+ * answer given in the quiz.
+ * This file comes with predict.js in assets/scripts/answers.js, loaded by runtime/answers.js the
+ * first time a reader picks (or the quiz lab tells its answers); the events before it are kept
+ * and handed to RAG.onPracticeEvent in order. */
 (() => {
   "use strict";
   const RAG = window.RAG;
@@ -106,26 +109,30 @@
     });
   }
 
-  document.addEventListener("keydown", (event) => {
-    if (!isChoice(event.target)) return;
-    if (ARROWS.has(event.key)) arrowing = true;
-    else if (event.key === "Enter" || (event.key === " " && event.target.checked)) {
-      event.preventDefault();
-      event.target.checked = true;
-      answer(event.target);
-    }
-  });
-  document.addEventListener("keyup", () => { arrowing = false; });
-  document.addEventListener("rag:quiz", (event) => follow(event.detail.answers, event.detail.cleared));
-  document.addEventListener("change", (event) => {
-    const radio = event.target;
-    if (!isChoice(radio)) return;
-    if (arrowing && !questionOf(radio).classList.contains("is-answered")) pending = radio;
-    else answer(radio);
-  });
-  document.addEventListener("focusout", (event) => {
-    if (!pending || pending.closest("fieldset").contains(event.relatedTarget)) return;
-    if (pending.checked) answer(pending);
-    else pending = null;
-  });
+  const on = {
+    keydown(event) {
+      if (!isChoice(event.target)) return;
+      if (ARROWS.has(event.key)) arrowing = true;
+      else if (event.key === "Enter" || (event.key === " " && event.target.checked)) {
+        event.preventDefault();
+        event.target.checked = true;
+        answer(event.target);
+      }
+    },
+    keyup() { arrowing = false; },
+    "rag:quiz": (event) => follow(event.detail.answers, event.detail.cleared),
+    change(event) {
+      const radio = event.target;
+      if (!isChoice(radio)) return;
+      if (arrowing && !questionOf(radio).classList.contains("is-answered")) pending = radio;
+      else answer(radio);
+    },
+    focusout(event) {
+      if (!pending || pending.closest("fieldset").contains(event.relatedTarget)) return;
+      if (pending.checked) answer(pending);
+      else pending = null;
+    },
+  };
+  /** What the document's listeners do (runtime/answers.js adds them once this file has come). */
+  RAG.onPracticeEvent = (event) => on[event.type] && on[event.type](event);
 })();

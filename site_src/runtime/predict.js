@@ -5,7 +5,8 @@
  * right, with what the lab shows, and says it in the frame's own polite region (the lab's summary
  * goes to the page's, as the reader drags). The right choice (data-answer) is the build's,
  * found from its own data. The first verdict stands: a prediction is made once. Nothing runs at
- * load but two listeners on the document. */
+ * load: this file comes with practice.js in assets/scripts/answers.js, loaded by
+ * runtime/answers.js the first time a reader picks. */
 (() => {
   "use strict";
   const RAG = window.RAG;
@@ -52,13 +53,17 @@
     if (ctx && holds(frame, ctx.state)) verdict(frame);
   }
 
-  document.addEventListener("change", (event) => {
-    if (event.target.type === "radio" && frameOf(event.target)) pick(event.target);
-  });
-  document.addEventListener("rag:lab-drawn", (event) => {
-    const { name, state } = event.detail;
-    for (const frame of document.querySelectorAll(`[data-prediction][data-for-lab="${name}"]`)) {
-      if (picks.has(frame.dataset.prediction) && !frame.classList.contains("is-judged") && holds(frame, state)) verdict(frame);
-    }
-  });
+  const on = {
+    change(event) {
+      if (event.target.type === "radio" && frameOf(event.target)) pick(event.target);
+    },
+    "rag:lab-drawn": (event) => {
+      const { name, state } = event.detail;
+      for (const frame of document.querySelectorAll(`[data-prediction][data-for-lab="${name}"]`)) {
+        if (picks.has(frame.dataset.prediction) && !frame.classList.contains("is-judged") && holds(frame, state)) verdict(frame);
+      }
+    },
+  };
+  /** What the document's listeners do (runtime/answers.js adds them once this file has come). */
+  RAG.onPredictEvent = (event) => on[event.type] && on[event.type](event);
 })();

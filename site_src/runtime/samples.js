@@ -1,134 +1,40 @@
-/* samples.js: code samples. The language tabs (Python / JavaScript) switch every sample at
- * once and the choice is remembered; the copy button copies the code that is showing. The
- * JavaScript twins are not in the HTML: their coloured code (assets/samples.js, token lists from
- * builder/page/highlight.py) is drawn the first time a reader picks JavaScript. */
+/* samples.js: the code samples' first moment. What their tabs and copy buttons do
+ * (runtime/samples-ui.js) comes with the JavaScript twins in assets/samples.js, loaded the first
+ * time a reader clicks in a sample's bar or moves between its tabs with the keys, and at once
+ * for a reader who picked a language on an earlier visit. The events that come before it are
+ * kept and handed to it in order (a key that moves between tabs is held back at once, as the
+ * tabs would). Without JavaScript the Python tab shows, and the copy button is hidden. */
 (() => {
   "use strict";
   const RAG = window.RAG;
-  const LANGUAGE_KEY = "rag-explainer.sample-language";
-
-  function storageGet(key) {
-    try { return window.localStorage.getItem(key); } catch (error) { return null; }
-  }
-  function storageSet(key, value) {
-    try { window.localStorage.setItem(key, value); } catch (error) { /* private mode, file:// policies */ }
-  }
-
-  const languageOf = (tab) => (tab.dataset.lang || tab.textContent || "").trim().toLowerCase();
-  const panelOf = (tab) => document.getElementById(tab.getAttribute("aria-controls") || "");
-  const tabsOf = (sample) => [...sample.querySelectorAll('.sample-tabs [role="tab"]')];
-
-  /** Draw the code of every panel of `language` that the page left empty. */
-  let drawing = null;
-  function fillPanels(language) {
-    const empty = [...document.querySelectorAll(`.sample-code[data-lang="${language}"][data-sample]`)]
-      .filter((panel) => !panel.querySelector("code").firstChild);
-    if (!empty.length) return Promise.resolve();
-    if (!drawing) drawing = RAG.need("samples", RAG.assets().samples);
-    return drawing.then((twins) => {
-      for (const panel of empty) {
-        const pieces = twins[panel.dataset.sample] || [["", "(this sample's code is missing: rebuild the site)"]];
-        RAG.replace(panel.querySelector("code"), pieces.map(([kind, text]) => (kind ? RAG.el("span", { class: kind }, text) : text)));
-      }
-    });
-  }
-
-  function selectLanguage(sample, language) {
-    const tabs = tabsOf(sample);
-    if (!tabs.some((tab) => languageOf(tab) === language)) return;
-    for (const tab of tabs) {
-      const selected = languageOf(tab) === language;
-      tab.setAttribute("aria-selected", selected ? "true" : "false");
-      tab.tabIndex = selected ? 0 : -1;
-      const panel = panelOf(tab);
-      if (panel) panel.hidden = !selected;
-    }
-  }
-
-  function visibleCode(sample) {
-    const selected = tabsOf(sample).find((tab) => tab.getAttribute("aria-selected") === "true");
-    const panel = (selected && panelOf(selected)) || sample.querySelector(".sample-code:not([hidden])") ||
-      sample.querySelector(".sample-code");
-    if (!panel) return "";
-    return (panel.querySelector("pre") || panel).textContent.replace(/\n+$/, "") + "\n";
-  }
-
-  function legacyCopy(text) {
-    const area = RAG.el("textarea", { readonly: true, "aria-hidden": "true", class: "visually-hidden" });
-    area.value = text;
-    const focused = document.activeElement;
-    document.body.appendChild(area);
-    area.select();
-    let ok = false;
-    try { ok = document.execCommand("copy"); } catch (error) { ok = false; }
-    area.remove();
-    if (focused && focused.focus) focused.focus();
-    return ok;
-  }
-
-  function copyText(text) {
-    if (navigator.clipboard && window.isSecureContext) {
-      return navigator.clipboard.writeText(text).then(() => true, () => legacyCopy(text));
-    }
-    return Promise.resolve(legacyCopy(text));
-  }
+  const LANGUAGE_KEY = "rag-explainer.sample-language";  // runtime/samples-ui.js writes it
+  const TAB_KEYS = new Set(["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp", "Home", "End"]);
+  const TYPES = ["click", "keydown"];
 
   RAG.setupSamples = () => {
-    const samples = [...document.querySelectorAll("figure.sample")];
-    if (!samples.length) return;
-
-    function chooseEverywhere(language, origin) {
-      const before = origin.getBoundingClientRect().top;
-      samples.forEach((sample) => selectLanguage(sample, language));
-      // Samples above may change height; keep the one the reader used where it was.
-      const keep = () => {
-        const after = origin.getBoundingClientRect().top;
-        if (Math.abs(after - before) > 1) window.scrollBy(0, after - before);
-      };
-      keep();
-      fillPanels(language).then(keep, (error) => console.error("[RAG] samples:", error));
-      storageSet(LANGUAGE_KEY, language);
+    if (!document.querySelector("figure.sample")) return;
+    const early = [];  // events before the file came
+    let loading = null;
+    const load = () => loading || (loading = RAG.need("samples", RAG.assets().samples).then(() => {
+      for (const type of TYPES) {
+        document.removeEventListener(type, keep);
+        document.addEventListener(type, RAG.onSampleEvent);
+      }
+      RAG.restoreSampleLanguage();
+      early.splice(0).forEach(RAG.onSampleEvent);
+    }).catch((error) => console.error("[RAG] samples:", error)));
+    function keep(event) {
+      if (!(event.target.closest && event.target.closest("figure.sample .sample-bar"))) return;
+      if (event.type === "keydown") {
+        if (!(TAB_KEYS.has(event.key) && event.target.closest('[role="tab"]'))) return;
+        event.preventDefault();
+      }
+      early.push(event);
+      load();
     }
-
-    for (const sample of samples) {
-      const tabs = tabsOf(sample);
-      tabs.forEach((tab, index) => {
-        tab.tabIndex = tab.getAttribute("aria-selected") === "true" ? 0 : -1;
-        tab.addEventListener("click", () => chooseEverywhere(languageOf(tab), sample));
-        tab.addEventListener("keydown", (event) => {
-          const next = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
-          const target = event.key === "Home" ? tabs[0] : event.key === "End" ? tabs[tabs.length - 1]
-            : next ? tabs[(index + next + tabs.length) % tabs.length] : null;
-          if (!target) return;
-          event.preventDefault();
-          chooseEverywhere(languageOf(target), sample);
-          target.focus();
-        });
-      });
-
-      const button = sample.querySelector("button.copy");
-      if (!button) continue;
-      const label = button.textContent;
-      let timer = null;
-      button.addEventListener("click", () => {
-        const shown = sample.querySelector('.sample-tabs [aria-selected="true"]');
-        fillPanels(shown ? languageOf(shown) : "py").then(() => copyText(visibleCode(sample))).then((ok) => {
-          button.textContent = ok ? "Copied" : "Press Ctrl+C";
-          button.classList.toggle("is-copied", !!ok);
-          RAG.announce(ok ? "Code copied to the clipboard" : "Copying failed");
-          window.clearTimeout(timer);
-          timer = window.setTimeout(() => {
-            button.textContent = label;
-            button.classList.remove("is-copied");
-          }, 2000);
-        });
-      });
-    }
-
-    const saved = storageGet(LANGUAGE_KEY);
-    if (saved) {
-      samples.forEach((sample) => selectLanguage(sample, saved));
-      fillPanels(saved).catch((error) => console.error("[RAG] samples:", error));
-    }
+    for (const type of TYPES) document.addEventListener(type, keep);
+    let saved = null;
+    try { saved = window.localStorage.getItem(LANGUAGE_KEY); } catch (error) { /* private mode, file:// policies */ }
+    if (saved) load();
   };
 })();

@@ -90,7 +90,8 @@ def test_the_build_finds_the_lab_runs_its_data_step_and_draws_it(fixture_site, d
     assert placed[0] == "fixture", "placed at the end of section 01, it is the page's first lab"
     drawn = html.split('id="lab-fixture"', 1)[1].split("</section>", 1)[0]
     assert '<p class="lab-status">2 passages shown.</p>' in drawn
-    assert f"<li><code>{first[0]}</code></li><li><code>{first[1]}</code></li></ol>" in drawn
+    # (the page is written lean: an </li> the parser implies may be left out, builder/page/lean_html.py)
+    assert re.search(rf"<li><code>{first[0]}</code>(</li>)?<li><code>{first[1]}</code>(</li>)?</ol>", drawn)
     assert (fixture_site / "assets" / "labs" / "fixture.js").is_file()
     assert '[data-lab="fixture"] .fixture-list code' in (fixture_site / "assets" / "site.css").read_text("utf-8")
 

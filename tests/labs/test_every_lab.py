@@ -18,7 +18,7 @@ from builder.labs import BY_NAME, LABS
 from support.browser import SLOW_NETWORK
 from support.labs import LAB_NAMES, drawn, lab, open_deep_dive, open_page, outline
 from support.paths import ROOT
-from support.views import check_views, control_axes, preset_states, range_keys
+from support.views import built_controls, check_views, control_axes, preset_states, range_keys
 
 
 LAB_FILE = re.compile(r"/assets/labs/([a-z0-9-]+)\.js")
@@ -143,10 +143,11 @@ def two_pages(make_page_module, site_url):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("name", LAB_NAMES)
-def test_the_script_starts_by_drawing_exactly_what_the_template_drew(two_pages, name):
+def test_the_script_starts_by_drawing_exactly_what_the_template_drew(two_pages, dist_dir, name):
     static, live = two_pages
-    template = drawn(static.locator(f"#lab-{name}"))
-    script = drawn(lab(live, name))
+    controls = built_controls(dist_dir)
+    template = drawn(static.locator(f"#lab-{name}"), controls)
+    script = drawn(lab(live, name), controls)
     if template != script:
         diff = "\n".join(difflib.unified_diff(outline(template), outline(script), "template (no JavaScript)",
                                               "script (when it started)", lineterm="", n=2))
@@ -160,22 +161,22 @@ def test_the_script_starts_by_drawing_exactly_what_the_template_drew(two_pages, 
 @pytest.fixture(scope="module")
 def states(dist_dir, data):
     """lab -> the states its controls offer (every combination, or a seeded sample), default first."""
-    page = (dist_dir / "index.html").read_text("utf-8")
-    return {name: preset_states(page, name, data, BY_NAME[name].state) for name in LAB_NAMES}
+    controls = built_controls(dist_dir)
+    return {name: preset_states(controls, name, data, BY_NAME[name].state) for name in LAB_NAMES}
 
 
 def test_the_states_cover_every_combination_of_the_controls_or_a_sample_of_at_least_50(dist_dir, data, states):
     """A sample holds every value of each picker, radio, select and checkbox, and both ends of
     each range: a value only one state has is drawn, and so is each slider's first and last stop."""
-    page = (dist_dir / "index.html").read_text("utf-8")
+    controls = built_controls(dist_dir)
     for name in LAB_NAMES:
-        axes = control_axes(page, name, data)
+        axes = control_axes(controls, name, data)
         combinations = 1
         for values in axes.values():
             combinations *= len(values)
         assert len(states[name]) >= min(combinations, 50), name
         assert states[name][0] == BY_NAME[name].state
-        ranges = range_keys(page, name)
+        ranges = range_keys(controls, name)
         for key, values in axes.items():
             drawn = {state[key] for state in states[name]}
             wanted = {values[0], values[-1]} if key in ranges else set(values)

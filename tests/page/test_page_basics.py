@@ -171,7 +171,7 @@ def test_glossary_term_opens_on_keyboard_focus_and_closes_with_escape(make_page,
     else:
         pytest.fail("Tab never reached a glossary term")
     term = page.locator("a.term:focus")
-    slug = term.get_attribute("data-term")
+    slug = term.get_attribute("href").removeprefix("#term-")
     assert term.get_attribute("aria-describedby") == f"term-def-{slug}"  # the glossary's own definition
     popup = page.locator(f"#term-popup-{slug}")
     expect(popup).to_be_visible()
@@ -180,14 +180,14 @@ def test_glossary_term_opens_on_keyboard_focus_and_closes_with_escape(make_page,
     page.keyboard.press("Escape")
     expect(popup).to_be_hidden()
     assert page.evaluate("() => document.activeElement.matches('a.term')"), "Escape moved the focus"
-    assert page.evaluate("() => document.activeElement.dataset.term") == slug
+    assert page.evaluate("() => document.activeElement.getAttribute('href')") == f"#term-{slug}"
 
 
 def test_glossary_popup_is_hoverable_and_a_tap_opens_it(make_page, site_url, desktop):
     term = desktop.locator("main a.term").first
     term.scroll_into_view_if_needed()
     term.hover()
-    popup = desktop.locator(f"#term-popup-{term.get_attribute('data-term')}")
+    popup = desktop.locator(f"#term-popup-{term.get_attribute('href').removeprefix('#term-')}")
     expect(popup).to_be_visible()
     popup.hover()
     desktop.wait_for_timeout(400)
@@ -198,7 +198,7 @@ def test_glossary_popup_is_hoverable_and_a_tap_opens_it(make_page, site_url, des
     term = phone.locator("main a.term").first
     term.scroll_into_view_if_needed()
     term.tap()
-    slug = term.get_attribute("data-term")
+    slug = term.get_attribute("href").removeprefix("#term-")
     popup = phone.locator(f"#term-popup-{slug}")
     expect(popup).to_be_visible()
     assert phone.evaluate("() => location.hash") == "", "the first tap opens the definition, it does not follow the link"

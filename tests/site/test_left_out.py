@@ -116,7 +116,7 @@ def test_the_corpus_the_prose_was_written_for_still_stops_on_a_missing_id(tmp_pa
 def test_a_glossary_term_this_corpus_lacks_is_plain_text_and_noted(tmp_path):
     left = LeftOut("other")
     assert render(tmp_path, "Scored by [[BM25]] and [[IDF|inverse document frequency]].\n", left) == (
-        '<p>Scored by <a class="term" href="#term-bm25" data-term="bm25">BM25</a> and inverse document frequency.</p>\n')
+        '<p>Scored by <a class="term" href="#term-bm25">BM25</a> and inverse document frequency.</p>\n')
     assert left.notes[0].what == "a glossary link" and left.notes[0].where == f"{SECTION}:~2"
 
 

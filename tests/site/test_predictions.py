@@ -21,6 +21,7 @@ from builder.page.facts import Facts
 from builder.page.prose import prose_environment
 from engine.problems import ProblemLog
 from support.labs import lab, open_page
+from support.views import page_with_controls
 
 STATES = {"hybrid": {"q": "upload-4021", "k": 60, "depth": 8}, "bm25": {"q": "upload-4021", "text": "", "k1": 1.2, "b": 0.75}}
 
@@ -120,7 +121,7 @@ def test_a_lab_that_opens_on_the_state_asked_about_is_refused():
 def test_a_setting_no_control_of_the_lab_can_reach_is_refused(dist_dir):
     """The prompt lab's radios offer 3 to 10 passages: a prediction about 2 would never be judged
     (the first draft of prompt-four asked about 2, and this is how the build caught it)."""
-    html = (dist_dir / "index.html").read_text("utf-8")
+    html = page_with_controls(dist_dir)  # as the build read it: with the labs' controls
     prompt = html[html.index('<section class="lab" data-lab="prompt"'):]
     prompt = prompt[:prompt.index("</section>")]
     frames = {"prompt": {"id": "two", "lab": "prompt", "line": 7, "when": {"n": 2}, "answer": 0}}

@@ -19,7 +19,7 @@ def prose_with_links(html: str, slugs: list[str]) -> str:
     for node in main.css(LEFT_OUT):
         node.decompose()
     for link in main.css("a.term"):
-        link.insert_before(f"⟦{slugs.index(link.attributes['data-term'])}⟧")
+        link.insert_before(f"⟦{slugs.index(link.attributes['href'].removeprefix('#term-'))}⟧")
     return " ".join(main.text(separator=" ").split())
 
 

@@ -2,6 +2,8 @@
 reader does (by reaching it) and wait until it is ready, and read what a lab drew in a form
 that two drawings can be compared in."""
 
+import json
+
 from playwright.sync_api import expect
 
 from builder.labs import LABS
@@ -114,7 +116,7 @@ def hash_of(page) -> str:
 # text with white space folded. Left out: what the runtime adds around a drawing (the lab's
 # own state attribute, an error box, keyboard access to scroll boxes, glossary descriptions, the
 # list of a preset question picker but for the question it shows).
-DRAWN_JS = r"""(section) => {
+DRAWN_JS = r"""([section, controls]) => {
     const SKIP_ATTRS = new Set(["data-lab-state", "style", "aria-describedby", "data-rag-scroller", "value", "checked", "selected"]);
     const number = (v) => (v.trim() !== "" && !isNaN(Number(v)) ? String(Number(v)) : v);
     function walk(node) {
@@ -124,9 +126,12 @@ DRAWN_JS = r"""(section) => {
         }
         if (node.nodeType !== Node.ELEMENT_NODE) return null;
         if (node.classList.contains("lab-error")) return null;
-        // Controls the HTML keeps inert until the lab starts: drawn as they will stand.
-        if (node.matches("template[data-lab-controls]")) {
-            return [...node.content.childNodes].map(walk).find((c) => c !== null && typeof c !== "string") || null;
+        // Controls the HTML keeps a place for until the lab starts (their markup is in
+        // assets/controls.js): drawn as they will stand.
+        if (node.matches("template[data-lab-controls]:not([data-controls])")) {
+            const markup = document.createElement("template");
+            markup.innerHTML = (controls[node.closest("section.lab").dataset.lab] || [])[Number(node.dataset.labControls)] || "";
+            return [...markup.content.childNodes].map(walk).find((c) => c !== null && typeof c !== "string") || null;
         }
         // A preset picker's list is the runtime's, filled from the data when the lab starts; the
         // drawing is the question it shows.
@@ -157,9 +162,10 @@ DRAWN_JS = r"""(section) => {
 }"""
 
 
-def drawn(section):
-    """What the lab's section shows, as nested [element, ...children] lists (see DRAWN_JS)."""
-    return section.evaluate(DRAWN_JS)
+def drawn(section, controls: dict[str, list[str]]):
+    """What the lab's section shows, as nested [element, ...children] lists (see DRAWN_JS), its
+    controls from `controls` (support.views.built_controls) where they have not gone in yet."""
+    return section.evaluate(f"(section) => ({DRAWN_JS})([section, {json.dumps(controls)}])")
 
 
 def outline(tree, depth=0) -> list[str]:

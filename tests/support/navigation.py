@@ -249,7 +249,7 @@ class Reader:
         link, top = self.read_to(locator)
         if self.phone and locator.get_attribute("class") == "term":
             locator.tap()  # the first tap opens the definition
-            expect(self.page.locator(f"#term-popup-{locator.get_attribute('data-term')}")).to_be_visible()
+            expect(self.page.locator(f"#term-popup-{locator.get_attribute('href').removeprefix('#term-')}")).to_be_visible()
         self.watch(label, self.element(f"#{target_id}"), lambda: self.press(locator))
         return link, top
 
@@ -290,7 +290,7 @@ def first_reachable_term(page) -> tuple[str, str]:
     return tuple(page.evaluate("""() => {
         for (const dt of document.querySelectorAll('dl.glossary dt[id]')) {
             const link = document.querySelector(`main section:not(#glossary) a.term[href="#${dt.id}"]`);
-            if (link) return [link.dataset.term, dt.id];
+            if (link) return [link.getAttribute('href').slice('#term-'.length), dt.id];
         }
         return null;
     }"""))

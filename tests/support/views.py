@@ -86,17 +86,45 @@ def text(node) -> str:
 # ----------------------------------------------------------- the states a lab's controls offer
 
 
-def control_axes(page_html: str, lab: str, data: dict) -> dict[str, list]:
-    """state key -> every value the lab's controls offer, read from the built page: radios and
-    selects bound with data-key (their values), ranges (min to max by step), checkboxes (both),
-    and the question picker (every preset question the page lists in it). Text fields offer no
-    preset values."""
-    section = LexborHTMLParser(page_html).css_first(f"section.lab#lab-{lab}")
-    template = section.css_first("template[data-lab-controls]")
+def built_controls(dist_dir: Path) -> dict[str, list[str]]:
+    """The labs' controls as the build wrote them (assets/controls.js, out of index.html):
+    {lab: [the markup of each of its <template data-lab-controls>, in page order]}."""
+    script = (dist_dir / "assets" / "controls.js").read_text("utf-8")
+    head = 'RAG.provide("controls",'
+    assert script.startswith(head), f"{dist_dir}/assets/controls.js does not start with {head}"
+    return json.loads(script[len(head):script.rindex(");")])
+
+
+def page_with_controls(dist_dir: Path) -> str:
+    """index.html with each lab's controls back in their templates, as the render step drew the
+    page before it took them out (builder/page/lab_controls.py): for tests that read a lab's
+    controls, or count them, in the page's own markup."""
+    html, controls = (dist_dir / "index.html").read_text("utf-8"), built_controls(dist_dir)
+    lab = None
+
+    def filled(match: re.Match) -> str:
+        nonlocal lab
+        if match.group(1):
+            lab = match.group(1)
+            return match.group(0)
+        if match.group(2):  # a view's controls the lab mounts, data-controls="view": under "lab/view"
+            return f'<template data-controls="{match.group(2)}">{controls[lab + "/" + match.group(2)][int(match.group(3))]}</template>'
+        return f"<template data-lab-controls>{controls[lab][int(match.group(3))]}</template>"
+
+    # (a number as a value may be written without its quotes, builder/page/lean_html.py)
+    return re.sub(r'<section class="lab\b[^"]*" data-lab="([^"]+)"'
+                  r'|<template(?: data-controls="([^"]+)")? data-lab-controls="?(\d+)"?></template>', filled, html)
+
+
+def control_axes(controls: dict[str, list[str]], lab: str, data: dict) -> dict[str, list]:
+    """state key -> every value the lab's controls offer, read from the built controls
+    (built_controls): radios and selects bound with data-key (their values), ranges (min to max
+    by step), checkboxes (both), and the question picker (every preset question the page lists
+    in it). Text fields offer no preset values."""
     axes: dict[str, list] = {}
-    if template is None:
+    if not controls.get(lab):
         return axes
-    controls = LexborHTMLParser(re.sub(r"^<template[^>]*>|</template>$", "", template.html))
+    controls = LexborHTMLParser("".join(controls[lab]))
     for node in controls.css("[data-key]"):
         key, tag, kind = node.attributes["data-key"], node.tag, node.attributes.get("type", "")
         values = axes.setdefault(key, [])
@@ -120,17 +148,17 @@ def control_axes(page_html: str, lab: str, data: dict) -> dict[str, list]:
     return {key: list(dict.fromkeys(values)) for key, values in axes.items() if values}
 
 
-def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int = 200, sample: int = 75,
+def preset_states(controls: dict[str, list[str]], lab: str, data: dict, default: dict, cap: int = 200, sample: int = 75,
                   seed: int = 17) -> list[dict]:
-    """Every state the controls offer (each axis crossed with the others, over the lab's default
+    """Every state the controls (built_controls) offer (each axis crossed with the others, over the lab's default
     state), or, when there are more than `cap`, a seeded sample of at least `sample` of them that
     holds every value a question picker, a radio, a select or a checkbox offers and both ends of
     every range (the states a bug of one value or one end would show in), the rest drawn at
     random; the default state first.
 
-    Example: preset_states(html, "hybrid", data, {"q": "upload-4021", "k": 60, "depth": 8})[0] -> that state
+    Example: preset_states(built_controls(dist), "hybrid", data, {"q": "upload-4021", "k": 60, "depth": 8})[0] -> that state
     """
-    axes = control_axes(page_html, lab, data)
+    axes = control_axes(controls, lab, data)
     count = 1
     for values in axes.values():
         count *= len(values)
@@ -139,16 +167,16 @@ def preset_states(page_html: str, lab: str, data: dict, default: dict, cap: int 
         for key, values in axes.items():
             states = [state | {key: value} for state in states for value in values]
     else:
-        states = covering_sample(page_html, lab, axes, default, sample, random.Random(seed))
+        states = covering_sample(controls, lab, axes, default, sample, random.Random(seed))
     unique = [json.loads(key) for key in dict.fromkeys(json.dumps(state, sort_keys=True) for state in states)]
     return [dict(default)] + [state for state in unique if state != default]
 
 
-def covering_sample(page_html: str, lab: str, axes: dict[str, list], default: dict, size: int, rng) -> list[dict]:
+def covering_sample(controls: dict[str, list[str]], lab: str, axes: dict[str, list], default: dict, size: int, rng) -> list[dict]:
     """`size` states or more over `default`: the first ones cycle through every value of each axis
     that is not a range and through both ends of each range (each list shuffled, so no two axes
     keep step), the others random points of the whole grid."""
-    ranges = range_keys(page_html, lab)
+    ranges = range_keys(controls, lab)
     must = {key: rng.sample(values, len(values)) if key not in ranges else [values[0], values[-1]]
             for key, values in axes.items()}
     covering = max((len(values) for values in must.values()), default=0)
@@ -158,14 +186,12 @@ def covering_sample(page_html: str, lab: str, axes: dict[str, list], default: di
     return states
 
 
-def range_keys(page_html: str, lab: str) -> set[str]:
-    """The state keys a lab's range inputs set."""
-    section = LexborHTMLParser(page_html).css_first(f"section.lab#lab-{lab}")
-    template = section.css_first("template[data-lab-controls]")
-    if template is None:
+def range_keys(controls: dict[str, list[str]], lab: str) -> set[str]:
+    """The state keys a lab's range inputs set, read from the built controls (built_controls)."""
+    if not controls.get(lab):
         return set()
-    controls = LexborHTMLParser(re.sub(r"^<template[^>]*>|</template>$", "", template.html))
-    return {node.attributes["data-key"] for node in controls.css('input[type="range"][data-key]')}
+    markup = LexborHTMLParser("".join(controls[lab]))
+    return {node.attributes["data-key"] for node in markup.css('input[type="range"][data-key]')}
 
 
 def check_views(dist_dir: Path, labs: dict[str, list[dict]]) -> dict:

@@ -23,7 +23,7 @@ from engine.bm25 import BM25, unique_terms
 from engine.ranking import places, rank_label, round_score
 from engine.settings import BM25_B, BM25_K1
 from support.labs import hash_of, lab, open_page, sticking_out
-from support.views import control_axes, markup, text as text_of
+from support.views import built_controls, control_axes, markup, text as text_of
 
 ODD_INPUTS = ["", "?!-- ... ---", "x" * 500, ("refund policy " * 40)[:500], "Как экспортировать заметку в PDF?",
               "导出 PDF 文件", "QB-4021 QB-4021 qb 4021", "naïve café Größe", "İstanbul ΣΊΣΥΦΟΣ", "emoji 🙂 test"]
@@ -109,7 +109,7 @@ BUILD = {"k1": BM25_K1, "b": BM25_B}
 
 def stops_of(dist_dir, data) -> dict[str, list[float]]:
     """Every value each slider of the built page stops at (its range input's min to max by step)."""
-    axes = control_axes((dist_dir / "index.html").read_text("utf-8"), "bm25", data)
+    axes = control_axes(built_controls(dist_dir), "bm25", data)
     return {key: axes[key] for key in ("k1", "b")}
 
 

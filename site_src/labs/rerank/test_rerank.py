@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from engine.ranking import places, rank_label
 from site_src.labs.rerank import data as rerank
 from support.labs import hash_of, lab, open_page, sticking_out
-from support.views import markup, text
+from support.views import built_controls, markup, text
 
 PICKER = 'select[data-picker="question"]'
 RANGE = 'input[name="rerank-threshold"]'
@@ -168,9 +168,7 @@ def test_a_question_without_rerank_scores_is_refused(views, data):
 
 
 def test_the_picker_lists_only_the_questions_with_rerank_scores(dist_dir, data):
-    page = (dist_dir / "index.html").read_text("utf-8")
-    frame = page[page.index('id="lab-rerank"'):page.index("</section>", page.index('id="lab-rerank"'))]
-    options = re.findall(r'<option value="([^"]+)"', frame)
+    options = re.findall(r'<option value="([^"]+)"', "".join(built_controls(dist_dir)["rerank"]))
     assert options == [q["id"] for q in data["questions"] if q["id"] in data["rerank"]["by_question"]]
 
 
