@@ -69,15 +69,11 @@ def test_data_is_schema_versioned_and_complete(built):
     assert data["tokens"]["help_center"]["o200k"] > 0
 
 
-def test_same_input_gives_byte_identical_output(built, tmp_path):
+def test_a_rebuild_with_nothing_new_imports_no_model_and_writes_the_same_bytes(built, tmp_path):
+    """The second build of the same input, with the first one's cache: it embeds nothing, imports
+    neither sentence-transformers nor torch, and writes the first one's files byte for byte (two
+    tests once, each with a build of its own)."""
     base, cache, _ = built
-    again = build(tmp_path / "dist", cache)
-    assert again.returncode == 0, again.stderr
-    assert files_of(tmp_path / "dist") == files_of(base / "dist")
-
-
-def test_a_rebuild_with_nothing_new_does_not_import_the_model(built, tmp_path):
-    _, cache, _ = built
     probe = ("import sys, build; code = build.main(['--out', sys.argv[1], '--cache', sys.argv[2]]);"
              "print('IMPORTED' if 'sentence_transformers' in sys.modules or 'torch' in sys.modules else 'CLEAN');"
              "sys.exit(code)")
@@ -86,6 +82,7 @@ def test_a_rebuild_with_nothing_new_does_not_import_the_model(built, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "0 newly embedded" in result.stdout
     assert result.stdout.strip().endswith("CLEAN")
+    assert files_of(tmp_path / "dist") == files_of(base / "dist")
 
 
 def test_an_edited_passage_is_the_only_text_embedded_again(built, tmp_path, monkeypatch):

@@ -57,11 +57,13 @@ def restore(saved: Path, dist: Path) -> None:
     shutil.copytree(saved, dist)
 
 
-def test_a_killed_build_leaves_the_old_site_or_the_new_one(workspace):
+@pytest.fixture(scope="module")
+def two_sites(workspace):
+    """The new corpus's site and the old one's, built once for the module (the old one after the new
+    one, into the same folder, timed): (new snapshot, old snapshot, a copy of the old site, seconds)."""
     base, cache, old_corpus, new_corpus = workspace
-    new_cache = base / "new-cache"
     dist = base / "dist"
-    build(new_corpus, dist, new_cache)
+    build(new_corpus, dist, base / "new-cache")
     new = snapshot(dist)
     started = time.perf_counter()
     build(old_corpus, dist, cache)
@@ -70,6 +72,14 @@ def test_a_killed_build_leaves_the_old_site_or_the_new_one(workspace):
     assert old != new
     saved_old = base / "saved-old"
     shutil.copytree(dist, saved_old)
+    return new, old, saved_old, whole
+
+
+def test_a_killed_build_leaves_the_old_site_or_the_new_one(workspace, two_sites):
+    base, cache, old_corpus, new_corpus = workspace
+    new, old, saved_old, whole = two_sites
+    new_cache = base / "new-cache"
+    dist = base / "dist"
     outcomes = []
     # Kills spread over the whole build, from the imports to the swap and past it.
     for fraction in (0.05, 0.3, 0.55, 0.8, 0.95, 1.3):
@@ -90,13 +100,15 @@ def test_a_killed_build_leaves_the_old_site_or_the_new_one(workspace):
     assert leftovers == [], f"a later build should remove what killed builds left: {leftovers}"
 
 
-def test_an_interrupted_build_cleans_up_and_leaves_the_old_site(workspace):
+def test_an_interrupted_build_cleans_up_and_leaves_the_old_site(workspace, two_sites):
     """Ctrl-C once the build has begun (its first line printed: build.py's handler is in place by
-    then, whatever the machine's load; a fixed 0.4 s once landed in its first import)."""
+    then, whatever the machine's load; a fixed 0.4 s once landed in its first import), over a
+    copy of the old corpus's site (two_sites built it)."""
     base, cache, old_corpus, new_corpus = workspace
+    _, old, saved_old, _ = two_sites
     dist = base / "dist-int"
-    build(old_corpus, dist, cache)
-    old = snapshot(dist)
+    restore(saved_old, dist)
+    assert snapshot(dist) == old
     process = subprocess.Popen(build_cmd(new_corpus, dist, base / "new-cache"), cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert process.stdout.readline().startswith("Building ")

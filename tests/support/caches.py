@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from builder.embed_cache import EmbeddingCache
+from builder.embed_cache import EmbeddingCache, text_key
 from engine.dense import model_fingerprint
 
 from support.paths import ROOT
@@ -31,3 +31,13 @@ def copy_warm_cache(to: Path, leave_out: tuple[str, ...] = (), source: Path = RO
 def build_vectors(texts: list[str]) -> np.ndarray:
     """The build's vectors, from the embedding cache the session's build filled (no model loads)."""
     return EmbeddingCache(ROOT / ".cache", model_fingerprint()).embed(texts)
+
+
+def cached_build_vectors(texts: list[str]) -> np.ndarray:
+    """The build's vectors of texts the session's build embedded, read from its embedding cache;
+    a text it did not embed fails the test (nothing is computed here, so a test comparing the
+    model's output with these compares it with the build's, never with itself)."""
+    cache = EmbeddingCache(ROOT / ".cache", model_fingerprint())
+    missing = [text for text in texts if text_key(text) not in cache.entries]
+    assert not missing, f"{len(missing)} text(s) not in the build's embedding cache (.cache/): {missing[:2]}"
+    return cache.embed(texts)
