@@ -4,16 +4,19 @@ land, no accessibility fault axe can find (with every lab started), no sideways 
 phone, the whole text without JavaScript, a copy that works from file://, and screenshots of
 the page and of every lab to look at.
 
-Read-only tests share a page per module: one at 1280 px; one with every section laid out and
-every lab started, for axe's two runs; and one without JavaScript. A theme sets colours only (styles/tokens.css), so such a page changes theme
-through emulate_media, and the second theme's axe run is axe's colour rules (colour_rules).
+Read-only tests share a page per module: one at 1280 px, as it opened (what it loaded first is
+noted when it opens); one at 1280 px and one at 360 px with every section laid out and every lab
+started (axe's two runs, the phone's sideways scroll, the screenshots); and one without
+JavaScript (at 1280 px, and at 360 px for the sideways scroll). A theme sets colours only
+(styles/tokens.css), so such a page changes theme through emulate_media, and the second theme's
+axe run is axe's colour rules (colour_rules).
 """
 
 import pytest
 from selectolax.lexbor import LexborHTMLParser
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
-from support.browser import VIEWPORTS, colour_rules, element_screenshot, run_axe, screenshot
+from support.browser import VIEWPORTS, colour_rules, element_screenshots, run_axe, screenshot
 from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, lab, open_deep_dive, open_page
 
 pytestmark = pytest.mark.browser
@@ -32,22 +35,38 @@ AXE_ALL = ("wcag2a", "wcag2aa", "wcag21aa", "best-practice")
 
 @pytest.fixture(scope="module")
 def desktop(make_page_module, site_url):
-    """One page the read-only tests share."""
-    return open_page(make_page_module, site_url)
+    """One page the read-only tests share, with what it had loaded 300 ms after its load event
+    (page.first_load: {requests, js, data}), before any test scrolls it."""
+    page = open_page(make_page_module, site_url)
+    page.wait_for_timeout(300)
+    page.first_load = {"requests": list(page.rag_guard.requests),
+                       "js": page.evaluate("() => document.documentElement.classList.contains('js')"),
+                       "data": page.evaluate("() => window.RAG.data !== undefined")}
+    return page
 
 
-def every_lab_started(make_page_module, site_url, device: str):
+def every_lab_started(make_page_module, site_url, device: str, mark_scrollers: bool):
     page = open_page(make_page_module, site_url, viewport=VIEWPORTS[device], render_all=True)
     for name in LAB_NAMES:
         lab(page, name)
-    page.evaluate("() => RAG.markScrollers()")
+    if mark_scrollers:
+        page.evaluate("() => RAG.markScrollers()")
     return page
 
 
 @pytest.fixture(scope="module")
-def started_for_axe(make_page_module, site_url):
-    """1280x900, light, every section laid out and every lab started: read by axe in both themes."""
-    return every_lab_started(make_page_module, site_url, "desktop")
+def started_desktop(make_page_module, site_url):
+    """1280x900, light, every section laid out and every lab started, every scroll box
+    measured: read by axe in both themes, and photographed."""
+    return every_lab_started(make_page_module, site_url, "desktop", mark_scrollers=True)
+
+
+@pytest.fixture(scope="module")
+def started_phone(make_page_module, site_url):
+    """360x780, light, every section laid out and every lab started (its scroll boxes measured
+    only as the runtime does, near the screen: a box it leaves unreachable must count as
+    sticking out): checked for sideways scrolling, and photographed."""
+    return every_lab_started(make_page_module, site_url, "phone", mark_scrollers=False)
 
 
 @pytest.fixture(scope="module")
@@ -69,22 +88,20 @@ def in_scheme(page, scheme: str):
 # ----------------------------------------------------------------- loading
 
 
-def test_the_first_load_is_the_page_its_stylesheet_and_the_runtime_only(make_page, site_url):
-    page = open_page(make_page, site_url)
-    page.wait_for_timeout(300)
-    expect(page.locator("html")).to_have_class("js")
-    loaded = sorted({url.removeprefix(site_url).split("?")[0] for url in page.rag_guard.requests})
+def test_the_first_load_is_the_page_its_stylesheet_and_the_runtime_only(desktop, site_url):
+    first = desktop.first_load
+    assert first["js"], "the runtime ran"
+    loaded = sorted({url.removeprefix(site_url).split("?")[0] for url in first["requests"]})
     assert loaded == ["assets/app.js", "assets/favicon.svg", "assets/site.css", "index.html"]
-    assert page.evaluate("() => window.RAG.data === undefined"), "the data loads with the first lab, not before"
+    assert not first["data"], "the data loads with the first lab, not before"
 
 
-def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(make_page, site_url):
-    page = open_page(make_page, site_url)
-    lab(page, LAB_NAMES[0])
-    assert page.evaluate("() => window.RAG.data.schema") == int(page.get_attribute("html", "data-schema"))
-    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-    page.wait_for_timeout(300)
-    assert page.rag_guard.foreign == []
+def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(desktop):
+    lab(desktop, LAB_NAMES[0])
+    assert desktop.evaluate("() => window.RAG.data.schema") == int(desktop.get_attribute("html", "data-schema"))
+    desktop.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    desktop.wait_for_timeout(300)
+    assert desktop.rag_guard.foreign == []
 
 
 # ------------------------------------------------------- table of contents
@@ -100,9 +117,9 @@ def test_toc_marks_the_current_section_while_scrolling(desktop):
         expect(current).to_have_attribute("href", f"#{slug}")
 
 
-def test_toc_is_a_bar_that_opens_on_a_phone_and_a_rail_on_a_desktop(make_page, site_url, desktop):
+def test_toc_is_a_bar_that_opens_on_a_phone_and_a_rail_on_a_desktop(started_phone, desktop):
     expect(desktop.locator("nav.toc ol a").first).to_be_visible()
-    page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"])
+    page = started_phone
     summary = page.locator("nav.toc summary")
     first_link = page.locator("nav.toc ol a").first
     expect(first_link).to_be_hidden()
@@ -224,15 +241,15 @@ def test_the_glossary_is_in_alphabetical_order(built_site):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_with_every_lab_started(started_for_axe, scheme):
+def test_axe_finds_nothing_with_every_lab_started(started_desktop, scheme):
     """Every rule in the light theme; in the dark one, the rules a theme can change (colours)."""
     try:
-        page = in_scheme(started_for_axe, scheme)
+        page = in_scheme(started_desktop, scheme)
         rules = colour_rules(page, AXE_ALL) if scheme == "dark" else None
         assert rules is None or "color-contrast" in rules
         violations = run_axe(page, tags=AXE_ALL, rules=rules)
     finally:
-        in_scheme(started_for_axe, "light")
+        in_scheme(started_desktop, "light")
     assert not violations, "axe found:\n" + "\n".join(violations)
 
 
@@ -267,8 +284,12 @@ def test_a_scroll_box_keeps_its_tab_stop_only_while_it_can_scroll(make_page, sit
     desktop and becomes cards on a phone).
 
     A scroll into a page that is reflowing for a new width can land short (sections above grow
-    after it); the reader would scroll on, and so does this test, until the box is on screen."""
-    page = open_page(make_page, site_url, render_all=True)
+    after it); the reader would scroll on, and so does this test, until the box is on screen.
+    The runtime measures a box when its observer sees it near the screen, which it does at a
+    frame: each box is kept on screen until it is measured before the next is scrolled to (two
+    scrolls with no frame between, as a loaded machine gave, leave the first never seen, so
+    never measured, and rightly still focusable: the cheat sheet's box kept tabindex=0)."""
+    page = open_page(make_page, site_url)
 
     def bring_to_screen(box, width):
         page.wait_for_function("w => innerWidth === w", arg=width)
@@ -286,9 +307,9 @@ def test_a_scroll_box_keeps_its_tab_stop_only_while_it_can_scroll(make_page, sit
     expect(in_lab).to_have_attribute("tabindex", "0")
     expect(in_lab).to_have_attribute("data-rag-scroller", "")
     page.evaluate("() => document.querySelectorAll('details.deep-dive').forEach(d => { d.open = true; })")
-    for box in (fits, wide):
-        box.evaluate("el => el.scrollIntoView({block: 'center'})")
+    bring_to_screen(fits, 1280)
     expect(fits).not_to_have_attribute("tabindex", "0")
+    bring_to_screen(wide, 1280)
     expect(wide).to_have_attribute("tabindex", "0")
     assert fits.evaluate("el => el.scrollWidth <= el.clientWidth + 1") and wide.evaluate("el => el.scrollWidth > el.clientWidth")
     page.set_viewport_size({"width": 390, "height": 844})
@@ -321,33 +342,60 @@ BOXES_JS = r"""overflows => {
     // Drawn again as they now are, as a lab redraws.
     const at = boxes[0].previousElementSibling;
     boxes.forEach((box) => box.remove());
-    setTimeout(() => at.after(...boxes), 50);
+    window.__boxesRedrawn = false;
+    setTimeout(() => { at.after(...boxes); window.__boxesRedrawn = true; }, 50);
 }"""
 
 
-def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(make_page, site_url):
+PROBE_BOXES_JS = """overflows => [...document.querySelectorAll('main section.chapter p + div.table-scroll,'
+    + ' main section.chapter div.table-scroll + div.table-scroll')].slice(0, overflows.length)
+    .map(box => [box.scrollWidth - box.clientWidth, box.getAttribute('tabindex')])"""
+
+
+def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(desktop):
     """A few pixels of overflow hide content as surely as many: only a box that scrolls nothing
-    (or a pixel, rounding) is taken out of the tab order. Boxes a lab draws, near the screen."""
-    page = open_page(make_page, site_url)
+    (or a pixel, rounding) is taken out of the tab order. Boxes a lab draws, near the screen
+    (the shared page's first section, brought on screen; the boxes are taken out again after)."""
+    page = desktop
     overflows = [0, 1, 12, 60, 400]
+    page.evaluate("() => window.scrollTo(0, 0)")
     page.evaluate(BOXES_JS, overflows)
     want = [[0, None], [1, None], [12, "0"], [60, "0"], [400, "0"]]
-    for _ in range(30):  # measured once the observer sees them near the screen
-        page.wait_for_timeout(100)
-        found = page.evaluate("""overflows => [...document.querySelectorAll('main section.chapter p + div.table-scroll,'
-            + ' main section.chapter div.table-scroll + div.table-scroll')].slice(0, overflows.length)
-            .map(box => [box.scrollWidth - box.clientWidth, box.getAttribute('tabindex')])""", overflows)
-        if found == want:
-            break
+    try:
+        # Read at each frame, once they are drawn again, until the observer has measured them
+        # near the screen (5 s at most, then read as they are).
+        try:
+            page.wait_for_function("([overflows, want]) => window.__boxesRedrawn && JSON.stringify((" + PROBE_BOXES_JS
+                                   + ")(overflows)) === JSON.stringify(want)", arg=[overflows, want], timeout=5_000)
+        except PlaywrightTimeout:
+            pass
+        found = page.evaluate(PROBE_BOXES_JS, overflows)
+    finally:
+        page.evaluate("""n => [...document.querySelectorAll('main section.chapter p + div.table-scroll,'
+            + ' main section.chapter div.table-scroll + div.table-scroll')].slice(0, n).forEach(box => box.remove())""", len(overflows))
     assert found == want, "[overflow in px, tabindex] of each box: " + repr(found)
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
-    page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript, render_all=True)
+def test_no_horizontal_scroll_at_360px(started_phone, without_javascript, javascript):
+    """With every lab started; without JavaScript, the shared page narrowed to 360 px (a page
+    without scripts is laid out by its stylesheet alone, at whatever width it has now)."""
     if javascript:
-        for name in LAB_NAMES:
-            lab(page, name)
+        found = sideways(started_phone)
+    else:
+        without_javascript.set_viewport_size(VIEWPORTS["phone"])
+        try:
+            found = sideways(without_javascript)
+        finally:
+            without_javascript.set_viewport_size(VIEWPORTS["desktop"])
+    assert found["wide"] == [], f"elements sticking out of the page at 360px: {found['wide']}"
+    assert found["width"] <= 360, f"the page is {found['width']}px wide at 360px: something does not scroll inside its box"
+
+
+def sideways(page) -> dict:
+    """What sticks out of the page past the screen's right edge ({wide: the first five, width:
+    the page's scroll width})."""
+    assert page.viewport_size == VIEWPORTS["phone"]
     wide = page.evaluate("""() => { const onPurpose = """ + SCROLLS_ON_PURPOSE_JS + """;
         return [...document.querySelectorAll('body *')]
         .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest(
@@ -356,9 +404,7 @@ def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
                         (typeof el.className === 'string' && el.className ? '.' + el.className : '') +
                         ' right ' + Math.round(el.getBoundingClientRect().right) +
                         (el.closest('[id]') ? ' in #' + el.closest('[id]').id : '')); }""")
-    assert wide == [], f"elements sticking out of the page at 360px: {wide}"
-    width = page.evaluate("() => document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide at 360px: something does not scroll inside its box"
+    return {"wide": wide, "width": page.evaluate("() => document.documentElement.scrollWidth")}
 
 
 # ------------------------------------------------------------- without JS
@@ -410,10 +456,9 @@ def test_labs_and_sample_tabs_work_from_file_url(page, dist_dir):
     expect(tabs.nth(0)).to_have_attribute("aria-selected", "true")
 
 
-def test_copy_button_copies_the_visible_code(make_page, site_url):
-    page = make_page()
+def test_copy_button_copies_the_visible_code(desktop, site_url):
+    page = desktop
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
-    open_page(lambda **_: page, site_url)
     sample = page.locator("figure.sample").first
     open_deep_dive(sample)
     button = sample.locator("button.copy")
@@ -429,20 +474,29 @@ def test_copy_button_copies_the_visible_code(make_page, site_url):
 
 
 # Every lab is shot at both widths and in both themes, two of the four pairs each: the page and
-# corpus.html in all four.
+# corpus.html in all four. They are taken from the pages the tests above read (every lab
+# started), in their second theme through emulate_media (a theme sets colours only).
 LAB_SHOTS = {("desktop", "dark"), ("phone", "light")}
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_screenshots_of_the_page_and_of_every_lab(make_page, site_url, device, scheme):
-    page = open_page(make_page, site_url, viewport=VIEWPORTS[device], color_scheme=scheme, render_all=True)
-    expect(page.locator("h1")).to_be_visible()
-    assert screenshot(page, f"page-{device}-{scheme}").stat().st_size > 10_000
-    for name in LAB_NAMES if (device, scheme) in LAB_SHOTS else ():
-        lab(page, name)
-        assert element_screenshot(page, f"#lab-{name}", f"lab-{name}-{device}-{scheme}").stat().st_size > 5_000
+def test_screenshots_of_the_page_and_of_every_lab(started_desktop, started_phone, device):
+    page = {"desktop": started_desktop, "phone": started_phone}[device]
+    try:
+        for scheme in ("light", "dark"):
+            in_scheme(page, scheme)
+            expect(page.locator("h1")).to_be_visible()
+            assert screenshot(page, f"page-{device}-{scheme}").stat().st_size > 10_000
+            if (device, scheme) in LAB_SHOTS:
+                shots = element_screenshots(page, {f"#lab-{name}": f"lab-{name}-{device}-{scheme}" for name in LAB_NAMES})
+                small = [path.name for path in shots if path.stat().st_size <= 5_000]
+                assert not small, f"nearly empty screenshots: {small}"
+    finally:
+        in_scheme(page, "light")
     corpus = page.context.new_page()
-    corpus.goto(site_url + "corpus.html")
+    corpus.goto(page.url.split("index.html")[0] + "corpus.html")
     expect(corpus.locator("h1")).to_be_visible()
-    screenshot(corpus, f"corpus-{device}-{scheme}")
+    for scheme in ("light", "dark"):
+        in_scheme(corpus, scheme)
+        screenshot(corpus, f"corpus-{device}-{scheme}")
+    corpus.close()

@@ -6,6 +6,8 @@ to reach what it covers."""
 
 from playwright.sync_api import expect
 
+from support.labs import lay_out_lab
+
 TYPED = "refund after 3 weeks"
 
 
@@ -19,8 +21,7 @@ def exercise_labs(page, typed: str = TYPED, max_controls: int = 400) -> int:
         lab = labs.nth(lab_index)
         # Its chapter laid out first, so its place is real when it is scrolled to (navigation
         # itself is tests/page/test_navigation.py's concern, not this one's).
-        lab.evaluate("""s => { const c = s.closest('.chapter'); if (c) c.style.contentVisibility = 'visible'; s.style.contentVisibility = 'visible';
-                             for (let d = s.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }""")
+        lay_out_lab(lab)
         lab.scroll_into_view_if_needed()
         expect(lab).to_have_attribute("data-lab-state", "ready")
         carded = set()  # the passages whose card was opened in this lab
