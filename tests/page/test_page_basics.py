@@ -261,17 +261,31 @@ AT_LOAD = {"390px": {"width": 390, "height": 844}, "1280px": {"width": 1280, "he
 AT_LOAD_RUNS = [("390px", "light", True), ("390px", "dark", False), ("1280px", "light", False), ("1280px", "dark", True)]
 
 
+@pytest.fixture(scope="module")
+def without_runtime(make_page_module, site_url):
+    """A page whose app.js never arrives, as it opens: read by axe at both widths. With no
+    script of the page's to run, a change of width or theme is the stylesheet's alone, so the
+    page is the one it would be if opened at that size."""
+    page = make_page_module(viewport=AT_LOAD["390px"])
+    page.route("**/assets/app.js*", lambda route: route.fulfill(status=200, content_type="text/javascript", body=""))
+    return open_page(lambda **_: page, site_url)
+
+
 @pytest.mark.parametrize("width,scheme,javascript", AT_LOAD_RUNS,
                          ids=[f"{w}-{s}-{'js' if j else 'no-js'}" for w, s, j in AT_LOAD_RUNS])
-def test_axe_finds_nothing_at_load(make_page, site_url, width, scheme, javascript):
+def test_axe_finds_nothing_at_load(make_page, site_url, request, width, scheme, javascript):
     """The page as it opens, far sections still skipped and no lab started: every box that
     scrolls sideways is already keyboard-reachable (scrollable-region-focusable), with the
     runtime and without it. Without it means app.js never arrives: axe itself needs JavaScript,
-    so the page cannot simply have it turned off."""
-    page = make_page(viewport=AT_LOAD[width], color_scheme=scheme)
-    if not javascript:
-        page.route("**/assets/app.js*", lambda route: route.fulfill(status=200, content_type="text/javascript", body=""))
-    open_page(lambda **_: page, site_url)
+    so the page cannot simply have it turned off. (The runtime measures boxes at the width the
+    page opened at, so each run with it is a page of its own; the two without share one.)"""
+    if javascript:
+        page = make_page(viewport=AT_LOAD[width], color_scheme=scheme)
+        open_page(lambda **_: page, site_url)
+    else:
+        page = request.getfixturevalue("without_runtime")
+        page.set_viewport_size(AT_LOAD[width])
+        in_scheme(page, scheme)
     assert ("js" in (page.get_attribute("html", "class") or "").split()) == javascript
     violations = run_axe(page, tags=AXE_ALL)
     assert not violations, "axe found:\n" + "\n".join(violations)
