@@ -4,17 +4,14 @@ land, no accessibility fault axe can find (with every lab started), no sideways 
 phone, the whole text without JavaScript, a copy that works from file://, and screenshots of
 the page and of every lab to look at.
 
-Read-only tests share a page per module: one at 1280 px, as it opened (what it loaded first is
-noted when it opens); one at 1280 px and one at 360 px with every section laid out and every lab
-started (axe's two runs, the phone's sideways scroll, the screenshots); and one without
-JavaScript (at 1280 px, and at 360 px for the sideways scroll). A theme sets colours only
-(styles/tokens.css), so such a page changes theme through emulate_media, and the second theme's
-axe run is axe's colour rules (colour_rules).
+Read-only tests share a page per module: one at 1280 px; one with every section laid out and
+every lab started, for axe's two runs; and one without JavaScript. A theme sets colours only (styles/tokens.css), so such a page changes theme
+through emulate_media, and the second theme's axe run is axe's colour rules (colour_rules).
 """
 
 import pytest
 from selectolax.lexbor import LexborHTMLParser
-from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
+from playwright.sync_api import expect
 
 from support.browser import VIEWPORTS, colour_rules, element_screenshots, run_axe, screenshot
 from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, lab, open_deep_dive, open_page
@@ -35,38 +32,22 @@ AXE_ALL = ("wcag2a", "wcag2aa", "wcag21aa", "best-practice")
 
 @pytest.fixture(scope="module")
 def desktop(make_page_module, site_url):
-    """One page the read-only tests share, with what it had loaded 300 ms after its load event
-    (page.first_load: {requests, js, data}), before any test scrolls it."""
-    page = open_page(make_page_module, site_url)
-    page.wait_for_timeout(300)
-    page.first_load = {"requests": list(page.rag_guard.requests),
-                       "js": page.evaluate("() => document.documentElement.classList.contains('js')"),
-                       "data": page.evaluate("() => window.RAG.data !== undefined")}
-    return page
+    """One page the read-only tests share."""
+    return open_page(make_page_module, site_url)
 
 
-def every_lab_started(make_page_module, site_url, device: str, mark_scrollers: bool):
+def every_lab_started(make_page_module, site_url, device: str):
     page = open_page(make_page_module, site_url, viewport=VIEWPORTS[device], render_all=True)
     for name in LAB_NAMES:
         lab(page, name)
-    if mark_scrollers:
-        page.evaluate("() => RAG.markScrollers()")
+    page.evaluate("() => RAG.markScrollers()")
     return page
 
 
 @pytest.fixture(scope="module")
-def started_desktop(make_page_module, site_url):
-    """1280x900, light, every section laid out and every lab started, every scroll box
-    measured: read by axe in both themes, and photographed."""
-    return every_lab_started(make_page_module, site_url, "desktop", mark_scrollers=True)
-
-
-@pytest.fixture(scope="module")
-def started_phone(make_page_module, site_url):
-    """360x780, light, every section laid out and every lab started (its scroll boxes measured
-    only as the runtime does, near the screen: a box it leaves unreachable must count as
-    sticking out): checked for sideways scrolling, and photographed."""
-    return every_lab_started(make_page_module, site_url, "phone", mark_scrollers=False)
+def started_for_axe(make_page_module, site_url):
+    """1280x900, light, every section laid out and every lab started: read by axe in both themes."""
+    return every_lab_started(make_page_module, site_url, "desktop")
 
 
 @pytest.fixture(scope="module")
@@ -88,20 +69,22 @@ def in_scheme(page, scheme: str):
 # ----------------------------------------------------------------- loading
 
 
-def test_the_first_load_is_the_page_its_stylesheet_and_the_runtime_only(desktop, site_url):
-    first = desktop.first_load
-    assert first["js"], "the runtime ran"
-    loaded = sorted({url.removeprefix(site_url).split("?")[0] for url in first["requests"]})
+def test_the_first_load_is_the_page_its_stylesheet_and_the_runtime_only(make_page, site_url):
+    page = open_page(make_page, site_url)
+    page.wait_for_timeout(300)
+    expect(page.locator("html")).to_have_class("js")
+    loaded = sorted({url.removeprefix(site_url).split("?")[0] for url in page.rag_guard.requests})
     assert loaded == ["assets/app.js", "assets/favicon.svg", "assets/site.css", "index.html"]
-    assert not first["data"], "the data loads with the first lab, not before"
+    assert page.evaluate("() => window.RAG.data === undefined"), "the data loads with the first lab, not before"
 
 
-def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(desktop):
-    lab(desktop, LAB_NAMES[0])
-    assert desktop.evaluate("() => window.RAG.data.schema") == int(desktop.get_attribute("html", "data-schema"))
-    desktop.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-    desktop.wait_for_timeout(300)
-    assert desktop.rag_guard.foreign == []
+def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(make_page, site_url):
+    page = open_page(make_page, site_url)
+    lab(page, LAB_NAMES[0])
+    assert page.evaluate("() => window.RAG.data.schema") == int(page.get_attribute("html", "data-schema"))
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(300)
+    assert page.rag_guard.foreign == []
 
 
 # ------------------------------------------------------- table of contents
@@ -117,9 +100,9 @@ def test_toc_marks_the_current_section_while_scrolling(desktop):
         expect(current).to_have_attribute("href", f"#{slug}")
 
 
-def test_toc_is_a_bar_that_opens_on_a_phone_and_a_rail_on_a_desktop(started_phone, desktop):
+def test_toc_is_a_bar_that_opens_on_a_phone_and_a_rail_on_a_desktop(make_page, site_url, desktop):
     expect(desktop.locator("nav.toc ol a").first).to_be_visible()
-    page = started_phone
+    page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"])
     summary = page.locator("nav.toc summary")
     first_link = page.locator("nav.toc ol a").first
     expect(first_link).to_be_hidden()
@@ -241,15 +224,15 @@ def test_the_glossary_is_in_alphabetical_order(built_site):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_with_every_lab_started(started_desktop, scheme):
+def test_axe_finds_nothing_with_every_lab_started(started_for_axe, scheme):
     """Every rule in the light theme; in the dark one, the rules a theme can change (colours)."""
     try:
-        page = in_scheme(started_desktop, scheme)
+        page = in_scheme(started_for_axe, scheme)
         rules = colour_rules(page, AXE_ALL) if scheme == "dark" else None
         assert rules is None or "color-contrast" in rules
         violations = run_axe(page, tags=AXE_ALL, rules=rules)
     finally:
-        in_scheme(started_desktop, "light")
+        in_scheme(started_for_axe, "light")
     assert not violations, "axe found:\n" + "\n".join(violations)
 
 
@@ -261,31 +244,17 @@ AT_LOAD = {"390px": {"width": 390, "height": 844}, "1280px": {"width": 1280, "he
 AT_LOAD_RUNS = [("390px", "light", True), ("390px", "dark", False), ("1280px", "light", False), ("1280px", "dark", True)]
 
 
-@pytest.fixture(scope="module")
-def without_runtime(make_page_module, site_url):
-    """A page whose app.js never arrives, as it opens: read by axe at both widths. With no
-    script of the page's to run, a change of width or theme is the stylesheet's alone, so the
-    page is the one it would be if opened at that size."""
-    page = make_page_module(viewport=AT_LOAD["390px"])
-    page.route("**/assets/app.js*", lambda route: route.fulfill(status=200, content_type="text/javascript", body=""))
-    return open_page(lambda **_: page, site_url)
-
-
 @pytest.mark.parametrize("width,scheme,javascript", AT_LOAD_RUNS,
                          ids=[f"{w}-{s}-{'js' if j else 'no-js'}" for w, s, j in AT_LOAD_RUNS])
-def test_axe_finds_nothing_at_load(make_page, site_url, request, width, scheme, javascript):
+def test_axe_finds_nothing_at_load(make_page, site_url, width, scheme, javascript):
     """The page as it opens, far sections still skipped and no lab started: every box that
     scrolls sideways is already keyboard-reachable (scrollable-region-focusable), with the
     runtime and without it. Without it means app.js never arrives: axe itself needs JavaScript,
-    so the page cannot simply have it turned off. (The runtime measures boxes at the width the
-    page opened at, so each run with it is a page of its own; the two without share one.)"""
-    if javascript:
-        page = make_page(viewport=AT_LOAD[width], color_scheme=scheme)
-        open_page(lambda **_: page, site_url)
-    else:
-        page = request.getfixturevalue("without_runtime")
-        page.set_viewport_size(AT_LOAD[width])
-        in_scheme(page, scheme)
+    so the page cannot simply have it turned off."""
+    page = make_page(viewport=AT_LOAD[width], color_scheme=scheme)
+    if not javascript:
+        page.route("**/assets/app.js*", lambda route: route.fulfill(status=200, content_type="text/javascript", body=""))
+    open_page(lambda **_: page, site_url)
     assert ("js" in (page.get_attribute("html", "class") or "").split()) == javascript
     violations = run_axe(page, tags=AXE_ALL)
     assert not violations, "axe found:\n" + "\n".join(violations)
@@ -303,7 +272,7 @@ def test_a_scroll_box_keeps_its_tab_stop_only_while_it_can_scroll(make_page, sit
     frame: each box is kept on screen until it is measured before the next is scrolled to (two
     scrolls with no frame between, as a loaded machine gave, leave the first never seen, so
     never measured, and rightly still focusable: the cheat sheet's box kept tabindex=0)."""
-    page = open_page(make_page, site_url)
+    page = open_page(make_page, site_url, render_all=True)
 
     def bring_to_screen(box, width):
         page.wait_for_function("w => innerWidth === w", arg=width)
@@ -356,60 +325,33 @@ BOXES_JS = r"""overflows => {
     // Drawn again as they now are, as a lab redraws.
     const at = boxes[0].previousElementSibling;
     boxes.forEach((box) => box.remove());
-    window.__boxesRedrawn = false;
-    setTimeout(() => { at.after(...boxes); window.__boxesRedrawn = true; }, 50);
+    setTimeout(() => at.after(...boxes), 50);
 }"""
 
 
-PROBE_BOXES_JS = """overflows => [...document.querySelectorAll('main section.chapter p + div.table-scroll,'
-    + ' main section.chapter div.table-scroll + div.table-scroll')].slice(0, overflows.length)
-    .map(box => [box.scrollWidth - box.clientWidth, box.getAttribute('tabindex')])"""
-
-
-def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(desktop):
+def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(make_page, site_url):
     """A few pixels of overflow hide content as surely as many: only a box that scrolls nothing
-    (or a pixel, rounding) is taken out of the tab order. Boxes a lab draws, near the screen
-    (the shared page's first section, brought on screen; the boxes are taken out again after)."""
-    page = desktop
+    (or a pixel, rounding) is taken out of the tab order. Boxes a lab draws, near the screen."""
+    page = open_page(make_page, site_url)
     overflows = [0, 1, 12, 60, 400]
-    page.evaluate("() => window.scrollTo(0, 0)")
     page.evaluate(BOXES_JS, overflows)
     want = [[0, None], [1, None], [12, "0"], [60, "0"], [400, "0"]]
-    try:
-        # Read at each frame, once they are drawn again, until the observer has measured them
-        # near the screen (5 s at most, then read as they are).
-        try:
-            page.wait_for_function("([overflows, want]) => window.__boxesRedrawn && JSON.stringify((" + PROBE_BOXES_JS
-                                   + ")(overflows)) === JSON.stringify(want)", arg=[overflows, want], timeout=5_000)
-        except PlaywrightTimeout:
-            pass
-        found = page.evaluate(PROBE_BOXES_JS, overflows)
-    finally:
-        page.evaluate("""n => [...document.querySelectorAll('main section.chapter p + div.table-scroll,'
-            + ' main section.chapter div.table-scroll + div.table-scroll')].slice(0, n).forEach(box => box.remove())""", len(overflows))
+    for _ in range(30):  # measured once the observer sees them near the screen
+        page.wait_for_timeout(100)
+        found = page.evaluate("""overflows => [...document.querySelectorAll('main section.chapter p + div.table-scroll,'
+            + ' main section.chapter div.table-scroll + div.table-scroll')].slice(0, overflows.length)
+            .map(box => [box.scrollWidth - box.clientWidth, box.getAttribute('tabindex')])""", overflows)
+        if found == want:
+            break
     assert found == want, "[overflow in px, tabindex] of each box: " + repr(found)
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_no_horizontal_scroll_at_360px(started_phone, without_javascript, javascript):
-    """With every lab started; without JavaScript, the shared page narrowed to 360 px (a page
-    without scripts is laid out by its stylesheet alone, at whatever width it has now)."""
+def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
+    page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript, render_all=True)
     if javascript:
-        found = sideways(started_phone)
-    else:
-        without_javascript.set_viewport_size(VIEWPORTS["phone"])
-        try:
-            found = sideways(without_javascript)
-        finally:
-            without_javascript.set_viewport_size(VIEWPORTS["desktop"])
-    assert found["wide"] == [], f"elements sticking out of the page at 360px: {found['wide']}"
-    assert found["width"] <= 360, f"the page is {found['width']}px wide at 360px: something does not scroll inside its box"
-
-
-def sideways(page) -> dict:
-    """What sticks out of the page past the screen's right edge ({wide: the first five, width:
-    the page's scroll width})."""
-    assert page.viewport_size == VIEWPORTS["phone"]
+        for name in LAB_NAMES:
+            lab(page, name)
     wide = page.evaluate("""() => { const onPurpose = """ + SCROLLS_ON_PURPOSE_JS + """;
         return [...document.querySelectorAll('body *')]
         .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest(
@@ -418,7 +360,9 @@ def sideways(page) -> dict:
                         (typeof el.className === 'string' && el.className ? '.' + el.className : '') +
                         ' right ' + Math.round(el.getBoundingClientRect().right) +
                         (el.closest('[id]') ? ' in #' + el.closest('[id]').id : '')); }""")
-    return {"wide": wide, "width": page.evaluate("() => document.documentElement.scrollWidth")}
+    assert wide == [], f"elements sticking out of the page at 360px: {wide}"
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width}px wide at 360px: something does not scroll inside its box"
 
 
 # ------------------------------------------------------------- without JS
@@ -470,9 +414,10 @@ def test_labs_and_sample_tabs_work_from_file_url(page, dist_dir):
     expect(tabs.nth(0)).to_have_attribute("aria-selected", "true")
 
 
-def test_copy_button_copies_the_visible_code(desktop, site_url):
-    page = desktop
+def test_copy_button_copies_the_visible_code(make_page, site_url):
+    page = make_page()
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site_url.rstrip("/"))
+    open_page(lambda **_: page, site_url)
     sample = page.locator("figure.sample").first
     open_deep_dive(sample)
     button = sample.locator("button.copy")
@@ -488,29 +433,24 @@ def test_copy_button_copies_the_visible_code(desktop, site_url):
 
 
 # Every lab is shot at both widths and in both themes, two of the four pairs each: the page and
-# corpus.html in all four. They are taken from the pages the tests above read (every lab
-# started), in their second theme through emulate_media (a theme sets colours only).
+# corpus.html in all four.
 LAB_SHOTS = {("desktop", "dark"), ("phone", "light")}
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_screenshots_of_the_page_and_of_every_lab(started_desktop, started_phone, device):
-    page = {"desktop": started_desktop, "phone": started_phone}[device]
-    try:
-        for scheme in ("light", "dark"):
-            in_scheme(page, scheme)
-            expect(page.locator("h1")).to_be_visible()
-            assert screenshot(page, f"page-{device}-{scheme}").stat().st_size > 10_000
-            if (device, scheme) in LAB_SHOTS:
-                shots = element_screenshots(page, {f"#lab-{name}": f"lab-{name}-{device}-{scheme}" for name in LAB_NAMES})
-                small = [path.name for path in shots if path.stat().st_size <= 5_000]
-                assert not small, f"nearly empty screenshots: {small}"
-    finally:
-        in_scheme(page, "light")
+def test_screenshots_of_the_page_and_of_every_lab(make_page, site_url, device, scheme):
+    page = open_page(make_page, site_url, viewport=VIEWPORTS[device], color_scheme=scheme, render_all=True)
+    expect(page.locator("h1")).to_be_visible()
+    assert screenshot(page, f"page-{device}-{scheme}").stat().st_size > 10_000
+    if (device, scheme) in LAB_SHOTS:
+        for name in LAB_NAMES:
+            lab(page, name)
+        # All with one change of the viewport (each change lays the whole page out again).
+        shots = element_screenshots(page, {f"#lab-{name}": f"lab-{name}-{device}-{scheme}" for name in LAB_NAMES})
+        small = [path.name for path in shots if path.stat().st_size <= 5_000]
+        assert not small, f"nearly empty screenshots: {small}"
     corpus = page.context.new_page()
-    corpus.goto(page.url.split("index.html")[0] + "corpus.html")
+    corpus.goto(site_url + "corpus.html")
     expect(corpus.locator("h1")).to_be_visible()
-    for scheme in ("light", "dark"):
-        in_scheme(corpus, scheme)
-        screenshot(corpus, f"corpus-{device}-{scheme}")
-    corpus.close()
+    screenshot(corpus, f"corpus-{device}-{scheme}")
