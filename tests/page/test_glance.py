@@ -9,7 +9,7 @@ with its bar and output (test-artifacts/screenshots/glance-<lab>.png)."""
 import pytest
 
 from support.browser import SCREENSHOTS
-from support.labs import lab, open_page
+from support.labs import lab, lay_out_every_section, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -189,7 +189,7 @@ CAPTION_GAP_JS = r"""() => [...document.querySelectorAll('figure.flow-figure')].
 def test_the_flow_figures_captions_stand_clear_of_their_boxes(screen):
     """Sections 1 and 3 draw their flow as bordered boxes; the caption under them keeps a gap
     (it once sat on the last box's border when a stray brace dropped the figcaption rule)."""
-    screen.evaluate("() => document.querySelectorAll('.chapter, .chapter > section.lab').forEach(c => { c.style.contentVisibility = 'visible'; })")
+    lay_out_every_section(screen)
     figures = screen.evaluate(CAPTION_GAP_JS)
     assert len(figures) == 2 and all(f["boxes"] for f in figures), figures
     assert all(f["gap"] >= 8 for f in figures), f"a caption within 8 px of its figure's boxes at {screen.screen} size: {figures}"
@@ -234,6 +234,9 @@ def test_the_chunking_labs_two_underlines_are_easy_to_tell_apart(screen, scheme)
     theme they were once a blue and a violet of one lightness."""
     if screen.screen != "desktop":
         pytest.skip("colours do not depend on the width")
+    # Only the chunking lab's section laid out (the tests before laid out the others): a change
+    # of theme then restyles one section, not the whole page.
+    lay_out_every_section(screen, laid_out=False)
     lab(screen, "chunking")
     screen.emulate_media(color_scheme=scheme)
     try:

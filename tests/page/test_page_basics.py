@@ -13,7 +13,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 from playwright.sync_api import expect
 
-from support.browser import VIEWPORTS, colour_rules, element_screenshot, run_axe, screenshot
+from support.browser import VIEWPORTS, colour_rules, element_screenshots, run_axe, screenshot
 from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, lab, open_deep_dive, open_page
 
 pytestmark = pytest.mark.browser
@@ -267,7 +267,11 @@ def test_a_scroll_box_keeps_its_tab_stop_only_while_it_can_scroll(make_page, sit
     desktop and becomes cards on a phone).
 
     A scroll into a page that is reflowing for a new width can land short (sections above grow
-    after it); the reader would scroll on, and so does this test, until the box is on screen."""
+    after it); the reader would scroll on, and so does this test, until the box is on screen.
+    The runtime measures a box when its observer sees it near the screen, which it does at a
+    frame: each box is kept on screen until it is measured before the next is scrolled to (two
+    scrolls with no frame between, as a loaded machine gave, leave the first never seen, so
+    never measured, and rightly still focusable: the cheat sheet's box kept tabindex=0)."""
     page = open_page(make_page, site_url, render_all=True)
 
     def bring_to_screen(box, width):
@@ -286,9 +290,9 @@ def test_a_scroll_box_keeps_its_tab_stop_only_while_it_can_scroll(make_page, sit
     expect(in_lab).to_have_attribute("tabindex", "0")
     expect(in_lab).to_have_attribute("data-rag-scroller", "")
     page.evaluate("() => document.querySelectorAll('details.deep-dive').forEach(d => { d.open = true; })")
-    for box in (fits, wide):
-        box.evaluate("el => el.scrollIntoView({block: 'center'})")
+    bring_to_screen(fits, 1280)
     expect(fits).not_to_have_attribute("tabindex", "0")
+    bring_to_screen(wide, 1280)
     expect(wide).to_have_attribute("tabindex", "0")
     assert fits.evaluate("el => el.scrollWidth <= el.clientWidth + 1") and wide.evaluate("el => el.scrollWidth > el.clientWidth")
     page.set_viewport_size({"width": 390, "height": 844})
@@ -439,9 +443,13 @@ def test_screenshots_of_the_page_and_of_every_lab(make_page, site_url, device, s
     page = open_page(make_page, site_url, viewport=VIEWPORTS[device], color_scheme=scheme, render_all=True)
     expect(page.locator("h1")).to_be_visible()
     assert screenshot(page, f"page-{device}-{scheme}").stat().st_size > 10_000
-    for name in LAB_NAMES if (device, scheme) in LAB_SHOTS else ():
-        lab(page, name)
-        assert element_screenshot(page, f"#lab-{name}", f"lab-{name}-{device}-{scheme}").stat().st_size > 5_000
+    if (device, scheme) in LAB_SHOTS:
+        for name in LAB_NAMES:
+            lab(page, name)
+        # All with one change of the viewport (each change lays the whole page out again).
+        shots = element_screenshots(page, {f"#lab-{name}": f"lab-{name}-{device}-{scheme}" for name in LAB_NAMES})
+        small = [path.name for path in shots if path.stat().st_size <= 5_000]
+        assert not small, f"nearly empty screenshots: {small}"
     corpus = page.context.new_page()
     corpus.goto(site_url + "corpus.html")
     expect(corpus.locator("h1")).to_be_visible()

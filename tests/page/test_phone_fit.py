@@ -5,10 +5,9 @@ Checked with every section laid out and every deep dive open, in light and dark.
 
 import pytest
 
-from support.labs import open_page
+from support.labs import lay_out_every_section, open_page
 
 BOXES_JS = r"""() => {
-  document.querySelectorAll('.chapter, .chapter > section.lab').forEach(c => { c.style.contentVisibility = 'visible'; });
   document.querySelectorAll('details').forEach(d => { d.open = true; });
   const width = document.documentElement.clientWidth;
   const scroller = (el) => {
@@ -41,6 +40,7 @@ BOXES_JS = r"""() => {
 def test_every_figure_table_formula_and_code_fits_a_phone_or_shows_it_scrolls(make_page, site_url, scheme):
     page = open_page(make_page, site_url, viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True,
                      color_scheme=scheme)
+    lay_out_every_section(page)
     result = page.evaluate(BOXES_JS)
     assert result["page"] <= 0, f"the page itself scrolls sideways by {result['page']} px"
     bad = [box["where"] for box in result["found"] if not box["shows"]]

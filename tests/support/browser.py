@@ -169,20 +169,32 @@ def screenshot(page, name: str) -> Path:
 
 
 def element_screenshot(page, selector: str, name: str) -> Path:
-    """A PNG of one element, test-artifacts/screenshots/<name>.png. The viewport grows to the
-    element's height first: Chromium's element screenshots of elements taller than the
-    viewport time out on this long page."""
+    """A PNG of one element, test-artifacts/screenshots/<name>.png (see element_screenshots)."""
+    return element_screenshots(page, {selector: name})[0]
+
+
+def element_screenshots(page, shots: dict[str, str]) -> list[Path]:
+    """PNGs of elements ({selector: name} -> test-artifacts/screenshots/<name>.png each), with
+    one change of the viewport for all: it grows to the tallest element's height first, since
+    Chromium's element screenshots of elements taller than the viewport time out on this long
+    page, and each change of size lays the whole page out again (the labs' shots once took
+    two resizes each).
+
+    Example: element_screenshots(page, {"#lab-bm25": "lab-bm25-desktop-dark"})"""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
     size = page.viewport_size
-    element = page.locator(selector).first
-    height = element.evaluate("el => Math.ceil(el.getBoundingClientRect().height)")
-    page.set_viewport_size({"width": size["width"], "height": max(size["height"], height + 40)})
+    heights = [page.locator(selector).first.evaluate("el => Math.ceil(el.getBoundingClientRect().height)")
+               for selector in shots]
+    page.set_viewport_size({"width": size["width"], "height": max([size["height"]] + [h + 40 for h in heights])})
+    paths = []
     try:
-        element.screenshot(path=str(path))
+        for selector, name in shots.items():
+            path = SCREENSHOTS / f"{name}.png"
+            page.locator(selector).first.screenshot(path=str(path))
+            paths.append(path)
     finally:
         page.set_viewport_size(size)
-    return path
+    return paths
 
 
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]

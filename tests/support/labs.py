@@ -35,8 +35,32 @@ def render_everything(page) -> None:
     stage, say) only when a frame is drawn, so a layout read before then is a stale one no
     reader sees (a badge at the browser's default 16 px stuck out of the tracer in one load of
     twelve; after a drawn frame, in none of forty)."""
-    page.evaluate("() => document.querySelectorAll('.chapter, .chapter > section.lab').forEach(c => { c.style.contentVisibility = 'visible'; })")
+    lay_out_every_section(page)
     page.screenshot()
+
+
+# Every chapter, and every lab in one, laid out (true) or skipped again until near the screen
+# (false: back to the stylesheet's content-visibility: auto). Through the CSSOM, which the
+# page's CSP allows.
+LAY_OUT_JS = """(laidOut) => document.querySelectorAll('.chapter, .chapter > section.lab')
+    .forEach((c) => { c.style.contentVisibility = laidOut ? 'visible' : ''; })"""
+
+# A lab's chapter and the lab laid out for good, and every deep dive holding it opened, as a reader would.
+LAY_OUT_LAB_JS = """(s) => { const c = s.closest('.chapter'); if (c) c.style.contentVisibility = 'visible';
+    s.style.contentVisibility = 'visible';
+    for (let d = s.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"""
+
+
+def lay_out_every_section(page, laid_out: bool = True) -> None:
+    """Lay out every chapter and lab now (laid_out=False: leave them to be skipped again, as on
+    a first visit). Example: lay_out_every_section(page)"""
+    page.evaluate(LAY_OUT_JS, laid_out)
+
+
+def lay_out_lab(section) -> None:
+    """Lay out one lab's section (a locator) and its chapter, and open the deep dives around it.
+    Example: lay_out_lab(page.locator("#lab-bm25"))"""
+    section.evaluate(LAY_OUT_LAB_JS)
 
 
 def draw_a_frame(page) -> None:
@@ -51,9 +75,7 @@ def lab(page, name):
     reaching it does for a reader) and returned once its script has made it ready."""
     section = page.locator(f"section.lab#lab-{name}")
     expect(section).to_have_count(1)
-    # Its section laid out for good, and a deep dive holding it opened, as a reader would.
-    section.evaluate("""s => { s.closest('.chapter').style.contentVisibility = s.style.contentVisibility = 'visible';
-                              for (let d = s.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }""")
+    lay_out_lab(section)
     if page.evaluate("() => document.documentElement.classList.contains('js')"):
         if section.get_attribute("data-lab-state") != "ready":
             section.scroll_into_view_if_needed()

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from engine.bm25 import BM25
 from engine.tokenize import tokenize
-from support.labs import lab, open_page
+from support.labs import lab, lay_out_every_section, open_page
 from support import made_up_corpus as made_up
 from support.paths import ARTIFACTS
 from support.views import draw_chunks, markup, text as text_of
@@ -158,7 +158,7 @@ def test_screenshots_of_an_open_card(card_page):
     ARTIFACTS.mkdir(exist_ok=True)
     # Only the BM25 lab's section laid out (the tests before laid out others): each width and
     # scheme then restyles one section, not five.
-    card_page.evaluate("() => document.querySelectorAll('.chapter, .chapter > section.lab').forEach(c => { c.style.contentVisibility = ''; })")
+    lay_out_every_section(card_page, laid_out=False)
     section = lab(card_page, "bm25")
     for width in (360, 1280):
         card_page.set_viewport_size({"width": width, "height": 900})
