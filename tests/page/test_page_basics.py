@@ -5,8 +5,9 @@ phone, the whole text without JavaScript, a copy that works from file://, and sc
 the page and of every lab to look at.
 
 Read-only tests share a page per module: one at 1280 px; one with every section laid out and
-every lab started, for axe's two runs; and one without JavaScript. A theme sets colours only (styles/tokens.css), so such a page changes theme
-through emulate_media, and the second theme's axe run is axe's colour rules (colour_rules).
+every lab started, for axe; and one without JavaScript. A theme sets colours only
+(styles/tokens.css), so the dark theme's axe run is axe's colour rules (colour_rules), on a page
+opened dark.
 """
 
 import pytest
@@ -36,8 +37,8 @@ def desktop(make_page_module, site_url):
     return open_page(make_page_module, site_url)
 
 
-def every_lab_started(make_page_module, site_url, device: str):
-    page = open_page(make_page_module, site_url, viewport=VIEWPORTS[device], render_all=True)
+def every_lab_started(make_page_module, site_url, device: str, scheme: str = "light"):
+    page = open_page(make_page_module, site_url, viewport=VIEWPORTS[device], render_all=True, color_scheme=scheme)
     for name in LAB_NAMES:
         lab(page, name)
     page.evaluate("() => RAG.markScrollers()")
@@ -46,7 +47,8 @@ def every_lab_started(make_page_module, site_url, device: str):
 
 @pytest.fixture(scope="module")
 def started_for_axe(make_page_module, site_url):
-    """1280x900, light, every section laid out and every lab started: read by axe in both themes."""
+    """1280x900, light, every section laid out and every lab started: read by axe (the dark
+    theme's run has a page of its own, test_axe_finds_nothing_with_every_lab_started)."""
     return every_lab_started(make_page_module, site_url, "desktop")
 
 
@@ -54,16 +56,6 @@ def started_for_axe(make_page_module, site_url):
 def without_javascript(make_page_module, site_url):
     """1280x900 with JavaScript off, every section laid out."""
     return open_page(make_page_module, site_url, java_script_enabled=False, render_all=True)
-
-
-def in_scheme(page, scheme: str):
-    """Switch a shared page's colour scheme (reset to light by the caller's finally), once the
-    colour transitions the switch starts have ended: read before, a colour is halfway between
-    the themes (axe found contrast faults in the dark theme that it does not have)."""
-    page.emulate_media(color_scheme=scheme)
-    page.evaluate("""() => Promise.all(document.getAnimations().filter(a => a instanceof CSSTransition)
-        .map(a => a.finished.catch(() => null))).then(() => true)""")
-    return page
 
 
 # ----------------------------------------------------------------- loading
@@ -224,15 +216,17 @@ def test_the_glossary_is_in_alphabetical_order(built_site):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_with_every_lab_started(started_for_axe, scheme):
-    """Every rule in the light theme; in the dark one, the rules a theme can change (colours)."""
-    try:
-        page = in_scheme(started_for_axe, scheme)
-        rules = colour_rules(page, AXE_ALL) if scheme == "dark" else None
-        assert rules is None or "color-contrast" in rules
-        violations = run_axe(page, tags=AXE_ALL, rules=rules)
-    finally:
-        in_scheme(started_for_axe, "light")
+def test_axe_finds_nothing_with_every_lab_started(started_for_axe, make_page_module, site_url, scheme):
+    """Every rule in the light theme; in the dark one, the rules a theme can change (colours), on
+    a page opened dark: switched on a page with every lab started (emulate_media), Chromium
+    sometimes leaves an element its old theme's inherited colour (the byline's <em> kept the
+    light theme's --muted in about half the runs, an old-theme colour no reader's page opened
+    in that theme has), and axe reports the stale colour."""
+    page = started_for_axe if scheme == "light" else every_lab_started(make_page_module, site_url, "desktop", "dark")
+    rules = colour_rules(page, AXE_ALL) if scheme == "dark" else None
+    assert rules is None or "color-contrast" in rules
+    assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    violations = run_axe(page, tags=AXE_ALL, rules=rules)
     assert not violations, "axe found:\n" + "\n".join(violations)
 
 
