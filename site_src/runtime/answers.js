@@ -12,34 +12,22 @@
   const STARTS = new Set(["keydown", "change", "rag:quiz"]);  // the events that load the file
   RAG.practice = { answers: () => ({}) };  // nothing picked before practice.js has come
 
-  const early = [];  // events before the file came
-  let loading = null;
+  // Each event to what handles its type: practice.js first, then predict.js (both take "change").
+  const handle = (event) => {
+    if (PRACTICE.includes(event.type)) RAG.onPracticeEvent(event);
+    if (PREDICT.includes(event.type)) RAG.onPredictEvent(event);
+  };
   const choiceOf = (target) => (target && target.closest ? target.closest("[data-practice], [data-prediction]") : null);
 
-  function load() {
-    loading = loading || RAG.loadScript(RAG.assets().scripts.answers).then(() => {
-      for (const type of new Set([...PRACTICE, ...PREDICT])) document.removeEventListener(type, keep);
-      for (const type of PRACTICE) document.addEventListener(type, RAG.onPracticeEvent);
-      for (const type of PREDICT) document.addEventListener(type, RAG.onPredictEvent);
-      for (const event of early.splice(0)) {
-        if (PRACTICE.includes(event.type)) RAG.onPracticeEvent(event);
-        if (PREDICT.includes(event.type)) RAG.onPredictEvent(event);
-      }
-    }).catch((error) => console.error("[RAG] practice:", error));
-    return loading;
-  }
-
-  function keep(event) {
-    if (event.type === "rag:lab-drawn") return;  // nothing is picked yet: nothing to judge
-    if (event.type !== "rag:quiz") {
-      if (!choiceOf(event.target) || event.target.type !== "radio") return;
-      if (!loading && !STARTS.has(event.type)) return;
+  RAG.onFirstUse("practice", { types: [...new Set([...PRACTICE, ...PREDICT])],
+    keeps(event, started) {
+      if (event.type === "rag:lab-drawn") return false;  // nothing is picked yet: nothing to judge
+      if (event.type === "rag:quiz") return true;
+      if (!choiceOf(event.target) || event.target.type !== "radio") return false;
+      if (!started && !STARTS.has(event.type)) return false;
       const answersNow = event.key === "Enter" || (event.key === " " && event.target.checked);
       if (event.type === "keydown" && answersNow && event.target.closest("[data-practice]")) event.preventDefault();
-    }
-    early.push(event);
-    load();
-  }
-
-  for (const type of new Set([...PRACTICE, ...PREDICT])) document.addEventListener(type, keep);
+      return true;
+    },
+    load: () => RAG.loadScript(RAG.assets().scripts.answers).then(() => handle) });
 })();

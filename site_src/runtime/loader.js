@@ -51,6 +51,36 @@
     });
   };
 
+  /**
+   * What a file does, loaded on first use (runtime/terms.js, samples.js, answers.js): the
+   * document's events of `types` pass through keeps(event, started) (started: the file is on its
+   * way), which says whether to keep one, and may hold it back at once (preventDefault) as the
+   * file would. The first event kept loads the file (load(): a Promise of handle(event)); the
+   * events kept meanwhile are then handed to handle in order, and every later one goes to it
+   * directly. `captured`: the types handle listens to in the capture phase. Returns start(),
+   * which loads the file now (a choice remembered from an earlier visit).
+   * Example: RAG.onFirstUse("samples", {types: ["click"], keeps: (e) => Boolean(e.target.closest(".sample-bar")), load})
+   */
+  RAG.onFirstUse = (name, { types, captured = [], keeps, load }) => {
+    const early = [];
+    let loading = null;
+    const phase = (type) => captured.includes(type);
+    const start = () => loading || (loading = load().then((handle) => {
+      for (const type of types) {
+        document.removeEventListener(type, keep, phase(type));
+        document.addEventListener(type, handle, phase(type));
+      }
+      early.splice(0).forEach(handle);
+    }).catch((error) => console.error(`[RAG] ${name}:`, error)));
+    function keep(event) {
+      if (!keeps(event, loading !== null)) return;
+      early.push(event);
+      start();
+    }
+    for (const type of types) document.addEventListener(type, keep, phase(type));
+    return start;
+  };
+
   /** Load `url` and wait for the value it provides under `name`. */
   RAG.need = (name, url) => RAG.loadScript(url).then(() => {
     if (!provided.has(name)) throw new Error(`${url.split("?")[0]} did not provide "${name}"; rebuild the site`);
