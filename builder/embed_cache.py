@@ -89,12 +89,8 @@ class EmbeddingCache:
         if unique_missing:
             from engine.dense import embed  # loads the model: only when something is new
 
-            for start in range(0, len(unique_missing), 16):
-                batch = unique_missing[start:start + 16]
-                for text, vector in zip(batch, embed(batch)):
-                    self.entries[text_key(text)] = base64.b64encode(vector.astype("<f4").tobytes()).decode()
-                if progress:
-                    progress(min(start + 16, len(unique_missing)), len(unique_missing))
+            for text, vector in zip(unique_missing, embed(unique_missing, progress)):
+                self.entries[text_key(text)] = base64.b64encode(vector.astype("<f4").tobytes()).decode()
             self.stats.computed += len(unique_missing)
             self.stats.computed_texts += unique_missing
         rows = [np.frombuffer(base64.b64decode(self.entries[text_key(t)]), dtype="<f4") for t in texts]

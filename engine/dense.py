@@ -77,16 +77,17 @@ def load_model():
     return models.sentence_transformer(location)
 
 
-def embed(texts: list[str]) -> np.ndarray:
-    """Unit-length embeddings, shape (len(texts), 384).
+def embed(texts: list[str], progress=None) -> np.ndarray:
+    """Unit-length embeddings, shape (len(texts), 384); `progress(done, total)` as texts finish.
 
-    One text per forward pass, on one thread (models.encode_each): a batch pads texts to a
-    common length and more threads split the sums differently, either of which moves the last
-    digits, and an embedding must depend neither on which other texts changed nor on the machine.
+    Each vector as a forward pass of its own on one thread gives it (models.encode_each): a batch
+    that pads texts to a common length, or more threads, split the sums differently, either of
+    which moves the last digits, and an embedding must depend neither on which other texts
+    changed nor on the machine.
     """
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
-    return np.asarray(models.encode_each(load_model(), texts), dtype=np.float32)
+    return np.asarray(models.encode_each(load_model(), texts, progress), dtype=np.float32)
 
 
 def cosine(queries: np.ndarray, passages: np.ndarray) -> np.ndarray:

@@ -57,7 +57,7 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-network
 STEPS = ("cold", "noop", "edit", "serve", "scale", "weight", "labs", "land", "live", "docs", "lighthouse")
 EDITED_PASSAGE = "err-4021"
 FRAME_MS = 16.0
-FIRST_DOWNLOAD_KIB = 110      # the page, its stylesheet and its runtime, gzipped, before any lab starts
+FIRST_DOWNLOAD_KIB = 140      # the page, its stylesheet and its runtime, gzipped, before any lab starts (issue 24)
 LIGHTHOUSE_PERFORMANCE = 95   # mobile and desktop, served gzipped
 SCHEMA = 1
 

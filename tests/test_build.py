@@ -96,7 +96,7 @@ def test_an_edited_passage_is_the_only_text_embedded_again(built, tmp_path, monk
     body_start = text.index("\n\n", start) + 2
     doc.write_text(text[:body_start] + "Quite simply: " + text[body_start:])
     embedded = []
-    monkeypatch.setattr(engine.dense, "embed", lambda texts: embedded.extend(texts) or stand_in_embed(texts))
+    monkeypatch.setattr(engine.dense, "embed", lambda texts, progress=None: embedded.extend(texts) or stand_in_embed(texts))
     # (The edit may move a number some sentence relies on: claims only warn here.)
     build_site(corpus, tmp_path / "dist", copy_warm_cache(tmp_path / "cache", source=cache), strict_claims=False,
                live="off")

@@ -71,6 +71,23 @@ def test_a_text_embeds_the_same_alone_and_among_others(vectors):
     assert np.array_equal(reordered, vectors[1])
 
 
+@pytest.mark.model
+def test_texts_of_one_length_embed_together_as_each_alone(built_site):
+    """What engine/models.py's batches rest on: with nothing to pad, a text's row of a batch is
+    the vector of a pass of its own, bit for bit (the build embeds its texts so)."""
+    from site_src.labs.chunking.data import grid_texts
+
+    model = dense.load_model()
+    texts = list(grid_texts((ROOT / "corpus" / "chunking-lab.md").read_text("utf-8")))
+    lengths = [len(ids) for ids in model.tokenizer(texts)["input_ids"]]
+    most = max(set(lengths), key=lengths.count)
+    same = [t for t, n in zip(texts, lengths) if n == most][:24]
+    assert len(same) >= 8
+    alone = np.asarray([model.encode([t], normalize_embeddings=True, convert_to_numpy=True) for t in same])[:, 0]
+    assert np.array_equal(embed(same), alone)
+    assert np.array_equal(cached_build_vectors(same), alone)  # and the build's own, from its cache
+
+
 @pytest.fixture
 def torch_threads():
     """torch's thread count, put back after the test whatever the test set it to (it is the

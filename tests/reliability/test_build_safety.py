@@ -141,7 +141,7 @@ def test_a_corrupted_cache_is_discarded_and_recomputed_to_the_same_output(worksp
     assert recorded, "the warm cache holds the model's vectors"
     asked = []
 
-    def replayed(texts):
+    def replayed(texts, progress=None):
         asked.extend(texts)
         return np.asarray([np.frombuffer(base64.b64decode(recorded[text_key(t)]), dtype="<f4") for t in texts])
 

@@ -77,7 +77,7 @@ def test_fts5_is_keyed_by_its_own_module_and_the_engines_query_terms():
 def stand_in_model(monkeypatch):
     calls = []
 
-    def embed(texts):
+    def embed(texts, progress=None):
         calls.append(list(texts))
         return np.asarray([np.full(384, len(text) / 100, dtype=np.float32) for text in texts])
 

@@ -8,6 +8,6 @@ import hashlib
 import numpy as np
 
 
-def stand_in_embed(texts: list[str]) -> np.ndarray:
+def stand_in_embed(texts: list[str], progress=None) -> np.ndarray:
     rows = [np.random.default_rng(list(hashlib.sha256(t.encode()).digest())).standard_normal(384) for t in texts]
     return np.asarray([row / np.linalg.norm(row) for row in rows], dtype=np.float32).reshape(len(texts), 384)
