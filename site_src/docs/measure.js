@@ -26,6 +26,7 @@
  *     tolerances {retriever: how close two scores tie} (optional: {dense: 5e-4}; 0 for a retriever not named)
  *   RAG.docs.questionsNeeded(wins, losses, questions) -> {split, questions, p} or {more: MAX_SPLIT} or null
  *   RAG.docs.compareSettings([{label, setting, chunks, runs}], marks, options) -> [{label, setting, lost, measured}]
+ *   RAG.docs.pairInWords(pair) -> what a pair of `measure`'s says, as the lab writes it
  *
  * Example: RAG.docs.questionsNeeded(4, 1, 10) -> {split: 12, questions: 24, p: 0.038574}
  */
@@ -146,6 +147,31 @@
     return { questions, lost, perQuestion, recall, pairs };
   }
 
+  const NAMES = { bm25: "BM25", dense: "dense", hybrid: "hybrid" };
+  const questionCount = (n) => `${n.toLocaleString("en")} question${n === 1 ? "" : "s"}`;
+
+  /**
+   * A pair of retrievers in words: the questions one finds in the top k and the other misses, the
+   * sign test over them, and how many questions a difference of that size would take.
+   * Example: RAG.docs.pairInWords({a: "bm25", b: "hybrid", k: 5, wins: 0, losses: 1, p: 1, needed: {questions: 36}})
+   *   -> "At k = 5, BM25 and hybrid disagree on 1 question: hybrid alone finds 1, BM25 alone 0 (sign test
+   *       p = 1.000). To see a difference of that size at p ≤ 0.05 would take about 36 questions."
+   */
+  function pairInWords(pair) {
+    const [a, b] = [NAMES[pair.a] || pair.a, NAMES[pair.b] || pair.b];
+    const split = pair.wins + pair.losses;
+    if (!split) return `At k = ${pair.k}, ${a} and ${b} find the same questions: there is no difference to test.`;
+    const [first, firstFinds, second, secondFinds] = pair.losses > pair.wins
+      ? [b, pair.losses, a, pair.wins] : [a, pair.wins, b, pair.losses];
+    const said = `At k = ${pair.k}, ${a} and ${b} disagree on ${questionCount(split)}: ` +
+      (pair.wins === pair.losses ? `each finds ${firstFinds} the other misses`
+        : `${first} alone finds ${firstFinds}, ${second} alone ${secondFinds}`) +
+      ` (sign test p = ${pair.p.toFixed(3)}).`;
+    if (!pair.needed) return `${said} With as many found either way, there is no difference to test.`;
+    if (pair.needed.more) return `${said} A difference this small would take more than ${questionCount(pair.needed.more)} they disagree on to show.`;
+    return `${said} To see a difference of that size at p \u2264 0.05 would take about ${questionCount(pair.needed.questions)}.`;
+  }
+
   function compareSettings(tried, marks, options = {}) {
     return tried.map(({ label, setting, chunks, runs }) => ({
       label: label || docs.settingLabel(setting), setting, lost: docs.marks.split(marks, chunks).lost,
@@ -153,5 +179,5 @@
     }));
   }
 
-  Object.assign(docs, { measure, questionsNeeded, compareSettings, Z_95, MAX_SPLIT });
+  Object.assign(docs, { measure, questionsNeeded, compareSettings, pairInWords, Z_95, MAX_SPLIT });
 })();

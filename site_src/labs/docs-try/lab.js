@@ -28,25 +28,26 @@
     return `${hits}/${cell.n} (${RAG.fixed(wl * 100, 0)}\u2013${RAG.fixed(wh * 100, 0)}%)`;
   }
 
+  /** A recall cell drawn with its interval on a line of its own, never broken inside, so the
+   * tables fit a phone's width: "1/6 (3–56%)" -> 1/6, then (3–56%). */
+  function cellView(text) {
+    const at = text.indexOf(" (");
+    return at < 0 ? text : [text.slice(0, at + 1), h("span", { class: "docs-interval" }, text.slice(at + 1))];
+  }
+
   function recallTable(measured, retrievers, label) {
     return h("table", { class: "docs-recall" },
       h("caption", null, label),
       h("thead", null, h("tr", null, h("th", { scope: "col" }, "Retriever"), [1, 3, 5].map((k) => h("th", { scope: "col", key: k }, `recall@${k}`)))),
       h("tbody", null, retrievers.map((r) => h("tr", { key: r, "data-retriever": r },
         h("th", { scope: "row" }, r === "bm25" ? "BM25" : r),
-        [1, 3, 5].map((k) => h("td", { key: k, "data-k": k }, recallCell(measured.recall[r][k])))))));
+        [1, 3, 5].map((k) => h("td", { key: k, "data-k": k }, cellView(recallCell(measured.recall[r][k]))))))));
   }
 
   function neededLine(measured) {
     const pair = measured.pairs.find((p) => p.k === 5 && p.a === "bm25" && p.b === "hybrid") ||
       measured.pairs.find((p) => p.k === 5) || null;
-    if (!pair) return "";
-    const name = (r) => (r === "bm25" ? "BM25" : r);
-    const split = `${name(pair.a)} and ${name(pair.b)} split ${count(pair.wins + pair.losses, "question")} at k = 5 ` +
-      `(${pair.wins} to ${pair.losses}; sign test p = ${RAG.fixed(pair.p, 3)}).`;
-    if (!pair.needed) return `${split} No difference to test.`;
-    if (pair.needed.more) return `${split} A difference this small would take more than ${pair.needed.more.toLocaleString("en")} split questions to show.`;
-    return `${split} To see a difference of that size at p \u2264 0.05 would take about ${count(pair.needed.questions, "question")}.`;
+    return pair ? RAG.docs.pairInWords(pair) : "";
   }
 
   function chunkView(chunk, wordpieces, windowSize) {
@@ -181,7 +182,7 @@
               [1, 3, 5].map((k) => h("th", { scope: "col", key: k }, `@${k}`)), h("th", { scope: "col" }, "questions left unmarked"))),
             h("tbody", null, props.compare.map((row) => h("tr", { key: row.label, class: row.label === props.best && "is-best", "data-setting": row.label },
               h("th", { scope: "row" }, row.label, row.label === props.best ? h("span", { class: "flag" }, " best") : null), h("td", null, String(row.chunks)),
-              [1, 3, 5].map((k) => h("td", { key: k }, row.cells[k])), h("td", null, String(row.lost)))))) : null,
+              [1, 3, 5].map((k) => h("td", { key: k }, cellView(row.cells[k]))), h("td", null, String(row.lost)))))) : null,
           props.best ? h("p", { class: "docs-best", role: "status" }, `Best for these questions: ${props.best}.`) : null),
         step(6, "Take it home",
           h("div", { class: "docs-bring" },
