@@ -9,7 +9,7 @@ Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond" (
 the IDF is Lucene's, which never goes negative. Lucene itself, since version 8, leaves the
 (k1 + 1) out of the numerator: its scores are these divided by k1 + 1, in the same order.
 
-Twin: site_src/engine/bm25.js (uniqueTerms, BM25), proven equal by tests/twins/ (to 1e-12: the
+Twin: site_src/engine/bm25.js (uniqueTerms, BM25 and its methods), proven equal by tests/twins/ (to 1e-12: the
 logarithm may differ in its last bit between C and JavaScript).
 
 Example: BM25(["qb 4021 file limit", "qb"]).scores("QB-4021") -> [0.7029..., 0.2416...]
@@ -54,6 +54,23 @@ class BM25:
                 counts[term] = counts.get(term, 0) + 1
             for term, count in counts.items():
                 self.postings.setdefault(term, []).append((index, count))
+
+    def extend(self, other: "BM25") -> "BM25":
+        """Append the texts `other` indexes (they follow this index's texts) to this index, which
+        is then the one a single call over all the texts builds: the same postings, in the same
+        order, and the same lengths and average. So a long run of texts can be indexed a part at a
+        time (the reader's documents are, between the page's frames). Returns this index.
+
+        Example: BM25(["qb 4021 file limit"]).extend(BM25(["qb"])).scores("QB-4021") -> [0.7029..., 0.2416...]
+        """
+        if (other.k1, other.b) != (self.k1, self.b):
+            raise ValueError(f"BM25.extend: k1 and b differ ({other.k1}, {other.b} against {self.k1}, {self.b})")
+        for term, postings in other.postings.items():
+            self.postings.setdefault(term, []).extend((index + self.n_docs, count) for index, count in postings)
+        self.lengths += other.lengths
+        self.n_docs = len(self.lengths)
+        self.avg_len = sum(self.lengths) / self.n_docs if self.n_docs else 0.0
+        return self
 
     def doc_freq(self, term: str) -> int:
         return len(self.postings.get(term, ()))

@@ -1,10 +1,10 @@
 /* index-bm25.js: the engine's BM25 index (RAG.engine.BM25) over many chunks, built in slices so
  * the page keeps responding (RAG.docs.bm25). Over 2,000 chunks one constructor call holds the
  * main thread for a quarter of a second; here the engine's own constructor indexes a few chunks
- * at a time, and each part's postings are appended to the whole's with their indices moved on,
- * between yields (slices.js). The postings, lengths and average length are those of one call
- * over all the texts, so the scores are the engine's (tests/docs/test_index_bm25.py). No
- * window: a page, a worker or Node.
+ * at a time, and the engine's BM25#extend appends each part to the whole, between yields
+ * (slices.js): the postings, lengths and average length are those of one call over all the
+ * texts, so the scores are the engine's (tests/docs/test_index_bm25.py; extend's twin in
+ * engine/bm25.py, tests/twins/). No window: a page, a worker or Node.
  *
  *   RAG.docs.bm25(texts, {k1, b, signal}) -> Promise of a RAG.engine.BM25 over the texts
  *
@@ -35,27 +35,14 @@
     return found;
   };
 
-  /** Append `part` (an index over the texts from `offset` on) to `whole`, as one constructor call would have built them. */
-  const append = (whole, part, offset) => {
-    for (const length of part.lengths) whole.lengths.push(length);
-    for (const [term, postings] of part.postings) {
-      let into = whole.postings.get(term);
-      if (!into) whole.postings.set(term, (into = []));
-      for (const [index, count] of postings) into.push([index + offset, count]);
-    }
-  };
-
   docs.bm25 = async (texts, { k1, b, signal } = {}) => {
     const E = RAG.engine;
     const whole = new E.BM25([], k1, b);
     const slice = docs.slicer(signal);
     for (const [start, end] of parts(texts)) {
       await slice();
-      append(whole, new E.BM25(texts.slice(start, end), k1, b), start);
+      whole.extend(new E.BM25(texts.slice(start, end), k1, b));
     }
-    // the constructor's own last two lines, over every text
-    whole.nDocs = texts.length;
-    whole.avgLen = whole.nDocs ? whole.lengths.reduce((a, n) => a + n, 0) / whole.nDocs : 0;
     return whole;
   };
 })();

@@ -1,5 +1,5 @@
-/* site_src/engine/bm25.js: the twin of engine/bm25.py (unique_terms, BM25 with doc_freq, idf,
-   tf_part, scores and explain), Lucene's BM25 over an inverted index, the same arithmetic in the
+/* site_src/engine/bm25.js: the twin of engine/bm25.py (unique_terms, BM25 with extend, doc_freq,
+   idf, tf_part, scores and explain), Lucene's BM25 over an inverted index, the same arithmetic in the
    same order. Uses tokenize.js.
 
    What differs: k1 and b have no defaults here; the caller gives them from the build's data
@@ -37,6 +37,23 @@
     this.nDocs = texts.length;
     this.avgLen = this.nDocs ? this.lengths.reduce((a, n) => a + n, 0) / this.nDocs : 0;
   }
+  /** Append the texts `other` indexes (they follow this index's) to this index, which is then
+   * the one a single call over all the texts builds; returns this index.
+   * Example: new BM25(["qb 4021 file limit"], 1.2, 0.75).extend(new BM25(["qb"], 1.2, 0.75)).scores("QB-4021") -> [0.7029…, 0.2416…] */
+  BM25.prototype.extend = function (other) {
+    if (other.k1 !== this.k1 || other.b !== this.b) {
+      throw new RangeError(`BM25.extend: k1 and b differ (${other.k1}, ${other.b} against ${this.k1}, ${this.b})`);
+    }
+    for (const [term, postings] of other.postings) {
+      let into = this.postings.get(term);
+      if (!into) this.postings.set(term, (into = []));
+      for (const [index, count] of postings) into.push([index + this.nDocs, count]);
+    }
+    for (const length of other.lengths) this.lengths.push(length);
+    this.nDocs = this.lengths.length;
+    this.avgLen = this.nDocs ? this.lengths.reduce((a, n) => a + n, 0) / this.nDocs : 0;
+    return this;
+  };
   BM25.prototype.docFreq = function (term) {
     return (this.postings.get(term) || []).length;
   };

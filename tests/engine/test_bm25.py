@@ -82,3 +82,22 @@ def test_parity_with_rank_bm25():
     for query in ("QB-4021 file limit", "refund", "export pdf note", "the", "nothing matches"):
         expected = reference.get_scores(list(dict.fromkeys(tokenize(query))))
         assert ours.scores(query) == pytest.approx(list(expected), rel=1e-9, abs=1e-12)
+
+
+def test_an_index_extended_part_by_part_is_the_one_a_single_call_builds():
+    texts = ["QB-4021: the file is too large", "Refunds within 14 days", "", "qb qb qb", "Offline edits queue",
+             "file limits per plan: 100 MB on Free", "refund refund"]
+    whole = BM25(texts)
+    for cuts in ([0, 7], [3, 7], [1, 2, 5, 7], list(range(8))):
+        built = BM25(texts[:cuts[0]])
+        for start, end in zip(cuts, cuts[1:]):
+            assert built.extend(BM25(texts[start:end])) is built
+        assert (built.postings, built.lengths, built.n_docs, built.avg_len) == \
+               (whole.postings, whole.lengths, whole.n_docs, whole.avg_len), cuts
+        assert list(built.postings) == list(whole.postings)  # terms in the order one call meets them
+        assert built.scores("QB-4021 file refund") == whole.scores("QB-4021 file refund")
+
+
+def test_extending_by_an_index_of_other_settings_is_refused():
+    with pytest.raises(ValueError, match="k1 and b differ"):
+        BM25(["a"]).extend(BM25(["b"], k1=2.0))

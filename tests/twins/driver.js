@@ -29,6 +29,7 @@ const SPECIAL = { "-0": -0, NaN: NaN, Infinity: Infinity, "-Infinity": -Infinity
 const revive = (key, value) => (value && typeof value === "object" && !Array.isArray(value) &&
   Object.keys(value).length === 1 && "$number" in value ? SPECIAL[value.$number] : value);
 const replace = (key, value) => {
+  if (value instanceof Map) return Object.fromEntries(value);  // an index's postings travel as an object
   if (typeof value !== "number" || (Number.isFinite(value) && !Object.is(value, -0))) return value;
   return { $number: Object.is(value, -0) ? "-0" : String(value) };
 };

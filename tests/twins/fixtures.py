@@ -204,6 +204,8 @@ def fixtures(data: dict) -> dict[str, Fixture]:
         "bm25 explained": Fixture([[Ref("corpus"), q, i] for q in queries[:40] for i in range(0, len(ids), 3)],
                                   {"corpus": corpus}),
         "bm25 terms": Fixture([[Ref("corpus"), t] for t in terms], {"corpus": corpus}),
+        # An index extended by the next texts' (extend changes its receiver: an object per case).
+        "bm25 parts": bm25_parts([p["text"] for p in passages] + UNICODE + HOSTILE + big[:200]),
         "bm25 tf parts": Fixture([[Ref("corpus"), tf, length] for tf in (0, 1, 2, 7) for length in (0, 1, 10, 33, 500)],
                                  {"corpus": corpus}),
         # fusion and ranking
@@ -408,6 +410,18 @@ def document_fixtures(lab_page: str) -> dict[str, "Fixture"]:
 def bm25_scores(data: dict) -> list[list[float]]:
     index = BM25([p["text"] for p in data["passages"]])
     return [index.scores(q["text"]) for q in data["questions"]]
+
+
+def bm25_parts(texts: list[str]) -> Fixture:
+    """The texts cut in two at several places (none, one text, the middle, all but one), each
+    first part to be extended by its second, and an empty index extended by an empty one."""
+    cases, objects = [], {}
+    for cut in sorted({0, 1, len(texts) // 3, len(texts) // 2, len(texts) - 1, len(texts)}) + ["empty"]:
+        first, second = ((texts[:cut], texts[cut:]) if cut != "empty" else ([], []))
+        objects[f"first {cut}"] = New("BM25", (first, BM25_K1, BM25_B))
+        objects[f"then {cut}"] = New("BM25", (second, BM25_K1, BM25_B))
+        cases.append([Ref(f"first {cut}"), Ref(f"then {cut}")])
+    return Fixture(cases, objects)
 
 
 def rrf_cases(runs: dict) -> list[list]:

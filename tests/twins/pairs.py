@@ -79,6 +79,14 @@ def contributions(explain, index, query, at):
     return [{"term": c.term, "idf": c.idf, "tf": c.tf, "tfPart": c.tf_part, "score": c.score} for c in explain(index, query, at)]
 
 
+def index_state(extend, index, other):
+    """An index as the twin's object travels: its own fields, the postings as lists."""
+    joined = extend(index, other)
+    return {"k1": joined.k1, "b": joined.b, "lengths": joined.lengths,
+            "postings": {term: [list(p) for p in postings] for term, postings in joined.postings.items()},
+            "nDocs": joined.n_docs, "avgLen": joined.avg_len}
+
+
 def as_source(source_block, source):
     return source_block(prompt.Source(**source))
 
@@ -108,6 +116,7 @@ PAIRS = (
     # Python (engine/ unless Python's own)       JavaScript (RAG.engine.)   fixtures
     Pair(tokenize.tokenize,                     "tokenize",               ("texts", "every code point")),
     Pair(bm25.unique_terms,                     "uniqueTerms",            ("texts",)),
+    Pair(bm25.BM25.extend,                      "BM25#extend",            ("bm25 parts",), index_state),
     Pair(bm25.BM25.doc_freq,                    "BM25#docFreq",           ("bm25 terms",)),
     Pair(bm25.BM25.idf,                         "BM25#idf",               ("bm25 terms",), same=LOG),
     Pair(bm25.BM25.tf_part,                     "BM25#tfPart",            ("bm25 tf parts",)),
