@@ -4,10 +4,15 @@ land, no accessibility fault axe can find (with every lab started), no sideways 
 phone, the whole text without JavaScript, a copy that works from file://, and screenshots of
 the page and of every lab to look at.
 
-Read-only tests share a page per module: one at 1280 px; one with every section laid out and
-every lab started, for axe; and one without JavaScript. A theme sets colours only
-(styles/tokens.css), so the dark theme's axe run is axe's colour rules (colour_rules), on a page
-opened dark.
+Read-only tests share a page per module: one at 1280 px; one without JavaScript (at 1280 px,
+and set to 360 px for the phone's overflow check: with no script of the page's, its layout is
+the stylesheet's alone); and one for each size and theme with every section laid out
+(laid_out), opened once for all the tests that read it: axe with every lab started, the
+phone's overflow check, the screenshots. Opening and laying out the page and starting every lab
+is most of what each of those costs (some 4 CPU-seconds a page), so a page that one test has
+started every lab on serves the next as it is (its screenshot of the page then shows the labs
+started). A theme sets colours only (styles/tokens.css), so the dark theme's axe run is axe's
+colour rules (colour_rules), on a page opened dark.
 """
 
 import pytest
@@ -15,7 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 from playwright.sync_api import expect
 
 from support.browser import VIEWPORTS, colour_rules, element_screenshots, run_axe, screenshot
-from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, lab, open_deep_dive, open_page
+from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, draw_a_frame, lab, open_deep_dive, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -37,8 +42,25 @@ def desktop(make_page_module, site_url):
     return open_page(make_page_module, site_url)
 
 
-def every_lab_started(make_page_module, site_url, device: str, scheme: str = "light"):
-    page = open_page(make_page_module, site_url, viewport=VIEWPORTS[device], render_all=True, color_scheme=scheme)
+@pytest.fixture(scope="module")
+def laid_out(make_page_module, site_url):
+    """laid_out(device, scheme) -> the module's page at that size (VIEWPORTS) and theme, opened in
+    that theme (a theme switched on a loaded page can leave an element the old theme's colour,
+    test_axe_finds_nothing_with_every_lab_started), every section laid out; opened on first use,
+    then shared. Tests only start labs on it (every_lab_started) and look."""
+    pages = {}
+
+    def get(device: str, scheme: str = "light"):
+        if (device, scheme) not in pages:
+            pages[device, scheme] = open_page(make_page_module, site_url, viewport=VIEWPORTS[device], render_all=True,
+                                              color_scheme=scheme)
+        return pages[device, scheme]
+
+    return get
+
+
+def every_lab_started(page):
+    """The page with every lab started (each already started is left as it is)."""
     for name in LAB_NAMES:
         lab(page, name)
     page.evaluate("() => RAG.markScrollers()")
@@ -46,10 +68,10 @@ def every_lab_started(make_page_module, site_url, device: str, scheme: str = "li
 
 
 @pytest.fixture(scope="module")
-def started_for_axe(make_page_module, site_url):
+def started_for_axe(laid_out):
     """1280x900, light, every section laid out and every lab started: read by axe (the dark
-    theme's run has a page of its own, test_axe_finds_nothing_with_every_lab_started)."""
-    return every_lab_started(make_page_module, site_url, "desktop")
+    theme's run reads the page opened dark, test_axe_finds_nothing_with_every_lab_started)."""
+    return every_lab_started(laid_out("desktop"))
 
 
 @pytest.fixture(scope="module")
@@ -216,13 +238,13 @@ def test_the_glossary_is_in_alphabetical_order(built_site):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_with_every_lab_started(started_for_axe, make_page_module, site_url, scheme):
+def test_axe_finds_nothing_with_every_lab_started(started_for_axe, laid_out, scheme):
     """Every rule in the light theme; in the dark one, the rules a theme can change (colours), on
     a page opened dark: switched on a page with every lab started (emulate_media), Chromium
     sometimes leaves an element its old theme's inherited colour (the byline's <em> kept the
     light theme's --muted in about half the runs, an old-theme colour no reader's page opened
     in that theme has), and axe reports the stale colour."""
-    page = started_for_axe if scheme == "light" else every_lab_started(make_page_module, site_url, "desktop", "dark")
+    page = started_for_axe if scheme == "light" else every_lab_started(laid_out("desktop", "dark"))
     rules = colour_rules(page, AXE_ALL) if scheme == "dark" else None
     assert rules is None or "color-contrast" in rules
     assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
@@ -341,11 +363,26 @@ def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(make_page, site_url):
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
-    page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript, render_all=True)
+def test_no_horizontal_scroll_at_360px(laid_out, without_javascript, javascript):
+    """With the runtime, on the 360 px page with every lab started; without it, on the page
+    without JavaScript set to 360 px (and back: the stylesheet alone lays it out, as it would a
+    page opened at that width), once a frame is drawn at the new width (see render_everything)."""
     if javascript:
-        for name in LAB_NAMES:
-            lab(page, name)
+        every_lab_started(laid_out("phone"))
+        no_horizontal_scroll(laid_out("phone"))
+        return
+    page = without_javascript
+    size = page.viewport_size
+    page.set_viewport_size(VIEWPORTS["phone"])
+    try:
+        draw_a_frame(page)
+        assert page.evaluate("() => innerWidth") == 360
+        no_horizontal_scroll(page)
+    finally:
+        page.set_viewport_size(size)
+
+
+def no_horizontal_scroll(page) -> None:
     wide = page.evaluate("""() => { const onPurpose = """ + SCROLLS_ON_PURPOSE_JS + """;
         return [...document.querySelectorAll('body *')]
         .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest(
@@ -433,18 +470,22 @@ LAB_SHOTS = {("desktop", "dark"), ("phone", "light")}
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_screenshots_of_the_page_and_of_every_lab(make_page, site_url, device, scheme):
-    page = open_page(make_page, site_url, viewport=VIEWPORTS[device], color_scheme=scheme, render_all=True)
+def test_screenshots_of_the_page_and_of_every_lab(laid_out, site_url, device, scheme):
+    """On the module's page of that size and theme (laid_out: the labs the tests before started
+    show started)."""
+    page = laid_out(device, scheme)
     expect(page.locator("h1")).to_be_visible()
     assert screenshot(page, f"page-{device}-{scheme}").stat().st_size > 10_000
     if (device, scheme) in LAB_SHOTS:
-        for name in LAB_NAMES:
-            lab(page, name)
+        every_lab_started(page)
         # All with one change of the viewport (each change lays the whole page out again).
         shots = element_screenshots(page, {f"#lab-{name}": f"lab-{name}-{device}-{scheme}" for name in LAB_NAMES})
         small = [path.name for path in shots if path.stat().st_size <= 5_000]
         assert not small, f"nearly empty screenshots: {small}"
     corpus = page.context.new_page()
-    corpus.goto(site_url + "corpus.html")
-    expect(corpus.locator("h1")).to_be_visible()
-    screenshot(corpus, f"corpus-{device}-{scheme}")
+    try:
+        corpus.goto(site_url + "corpus.html")
+        expect(corpus.locator("h1")).to_be_visible()
+        screenshot(corpus, f"corpus-{device}-{scheme}")
+    finally:
+        corpus.close()
