@@ -20,7 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 from playwright.sync_api import expect
 
 from support.browser import VIEWPORTS, colour_rules, element_screenshots, run_axe, screenshot
-from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, draw_a_frame, lab, open_deep_dive, open_page
+from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, draw_a_frame, lab, open_deep_dive, open_page, render_everything
 
 pytestmark = pytest.mark.browser
 
@@ -40,6 +40,26 @@ AXE_ALL = ("wcag2a", "wcag2aa", "wcag21aa", "best-practice")
 def desktop(make_page_module, site_url):
     """One page the read-only tests share."""
     return open_page(make_page_module, site_url)
+
+
+@pytest.fixture(scope="module")
+def tab(make_page_module):
+    """One tab (1280x900, reduced motion, as open_page makes) that tests needing a page of their
+    own at that size load the page in again, each a fresh document (fresh_page): a new tab costs
+    a new context and a renderer process of its own, some 0.5 to 0.8 CPU-seconds each time. For
+    tests whose page keeps nothing in storage (the sample tabs' language and the reading path
+    are kept in localStorage: those tests keep their own)."""
+    return make_page_module(reduced_motion="reduce")
+
+
+def fresh_page(tab, site_url, hash_="", render_all=False):
+    """index.html<hash_> loaded again in the module's tab, from about:blank (so the load is a
+    new document even when the address is the same); render_all as open_page's."""
+    tab.goto("about:blank")
+    page = open_page(lambda **_: tab, site_url, hash_)
+    if render_all:
+        render_everything(page)
+    return page
 
 
 @pytest.fixture(scope="module")
@@ -92,8 +112,8 @@ def test_the_first_load_is_the_page_its_stylesheet_and_the_runtime_only(make_pag
     assert page.evaluate("() => window.RAG.data === undefined"), "the data loads with the first lab, not before"
 
 
-def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(make_page, site_url):
-    page = open_page(make_page, site_url)
+def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(tab, site_url):
+    page = fresh_page(tab, site_url)
     lab(page, LAB_NAMES[0])
     assert page.evaluate("() => window.RAG.data.schema") == int(page.get_attribute("html", "data-schema"))
     page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -132,10 +152,10 @@ def test_without_javascript_the_contents_are_open_on_a_desktop(without_javascrip
     expect(without_javascript.locator("nav.toc ol a").first).to_be_visible()
 
 
-def test_a_section_link_scrolls_to_its_section(make_page, site_url, desktop):
+def test_a_section_link_scrolls_to_its_section(tab, site_url, desktop):
     ids = chapter_ids(desktop)
     slug = ids[len(ids) // 2]
-    page = open_page(make_page, site_url, f"#{slug}")
+    page = fresh_page(tab, site_url, f"#{slug}")
     page.wait_for_function(
         "slug => Math.abs(document.getElementById(slug).getBoundingClientRect().top) < 120", arg=slug)
 
@@ -150,8 +170,8 @@ def test_lab_state_round_trips_through_the_link_without_new_history(desktop):
 
 
 @pytest.mark.parametrize("name", [LAB_NAMES[0], LAB_NAMES[-1]])
-def test_a_shared_lab_link_with_a_state_it_refuses_still_lands_on_the_lab(make_page, site_url, name):
-    page = open_page(make_page, site_url, f"#lab-{name}?unknown=1&q=no-such-question")
+def test_a_shared_lab_link_with_a_state_it_refuses_still_lands_on_the_lab(tab, site_url, name):
+    page = fresh_page(tab, site_url, f"#lab-{name}?unknown=1&q=no-such-question")
     section = lab(page, name)
     page.wait_for_function(
         "id => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 120", arg=f"lab-{name}")
@@ -175,8 +195,8 @@ def test_numbers_format_like_python(desktop):
 # ---------------------------------------------------------------- glossary
 
 
-def test_glossary_term_opens_on_keyboard_focus_and_closes_with_escape(make_page, site_url):
-    page = open_page(make_page, site_url, render_all=True)
+def test_glossary_term_opens_on_keyboard_focus_and_closes_with_escape(tab, site_url):
+    page = fresh_page(tab, site_url, render_all=True)
     assert page.locator("main a.term").count() > 0, "no glossary terms in the prose"
     for _ in range(400):
         page.keyboard.press("Tab")
@@ -345,10 +365,10 @@ BOXES_JS = r"""overflows => {
 }"""
 
 
-def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(make_page, site_url):
+def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(tab, site_url):
     """A few pixels of overflow hide content as surely as many: only a box that scrolls nothing
     (or a pixel, rounding) is taken out of the tab order. Boxes a lab draws, near the screen."""
-    page = open_page(make_page, site_url)
+    page = fresh_page(tab, site_url)
     overflows = [0, 1, 12, 60, 400]
     page.evaluate(BOXES_JS, overflows)
     want = [[0, None], [1, None], [12, "0"], [60, "0"], [400, "0"]]
