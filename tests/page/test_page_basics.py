@@ -4,10 +4,15 @@ land, no accessibility fault axe can find (with every lab started), no sideways 
 phone, the whole text without JavaScript, a copy that works from file://, and screenshots of
 the page and of every lab to look at.
 
-Read-only tests share a page per module: one at 1280 px; one with every section laid out and
-every lab started, for axe; and one without JavaScript. A theme sets colours only
-(styles/tokens.css), so the dark theme's axe run is axe's colour rules (colour_rules), on a page
-opened dark.
+Read-only tests share a page per module: one at 1280 px; one without JavaScript (at 1280 px,
+and set to 360 px for the phone's overflow check: with no script of the page's, its layout is
+the stylesheet's alone); and one for each size and theme with every section laid out
+(laid_out), opened once for all the tests that read it: axe with every lab started, the
+phone's overflow check, the screenshots. Opening and laying out the page and starting every lab
+is most of what each of those costs (some 4 CPU-seconds a page), so a page that one test has
+started every lab on serves the next as it is (its screenshot of the page then shows the labs
+started). A theme sets colours only (styles/tokens.css), so the dark theme's axe run is axe's
+colour rules (colour_rules), on a page opened dark.
 """
 
 import pytest
@@ -15,7 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 from playwright.sync_api import expect
 
 from support.browser import VIEWPORTS, colour_rules, element_screenshots, run_axe, screenshot
-from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, lab, open_deep_dive, open_page
+from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, draw_a_frame, lab, open_deep_dive, open_page, render_everything
 
 pytestmark = pytest.mark.browser
 
@@ -37,8 +42,45 @@ def desktop(make_page_module, site_url):
     return open_page(make_page_module, site_url)
 
 
-def every_lab_started(make_page_module, site_url, device: str, scheme: str = "light"):
-    page = open_page(make_page_module, site_url, viewport=VIEWPORTS[device], render_all=True, color_scheme=scheme)
+@pytest.fixture(scope="module")
+def tab(make_page_module):
+    """One tab (1280x900, reduced motion, as open_page makes) that tests needing a page of their
+    own at that size load the page in again, each a fresh document (fresh_page): a new tab costs
+    a new context and a renderer process of its own, some 0.5 to 0.8 CPU-seconds each time. For
+    tests whose page keeps nothing in storage (the sample tabs' language and the reading path
+    are kept in localStorage: those tests keep their own)."""
+    return make_page_module(reduced_motion="reduce")
+
+
+def fresh_page(tab, site_url, hash_="", render_all=False):
+    """index.html<hash_> loaded again in the module's tab, from about:blank (so the load is a
+    new document even when the address is the same); render_all as open_page's."""
+    tab.goto("about:blank")
+    page = open_page(lambda **_: tab, site_url, hash_)
+    if render_all:
+        render_everything(page)
+    return page
+
+
+@pytest.fixture(scope="module")
+def laid_out(make_page_module, site_url):
+    """laid_out(device, scheme) -> the module's page at that size (VIEWPORTS) and theme, opened in
+    that theme (a theme switched on a loaded page can leave an element the old theme's colour,
+    test_axe_finds_nothing_with_every_lab_started), every section laid out; opened on first use,
+    then shared. Tests only start labs on it (every_lab_started) and look."""
+    pages = {}
+
+    def get(device: str, scheme: str = "light"):
+        if (device, scheme) not in pages:
+            pages[device, scheme] = open_page(make_page_module, site_url, viewport=VIEWPORTS[device], render_all=True,
+                                              color_scheme=scheme)
+        return pages[device, scheme]
+
+    return get
+
+
+def every_lab_started(page):
+    """The page with every lab started (each already started is left as it is)."""
     for name in LAB_NAMES:
         lab(page, name)
     page.evaluate("() => RAG.markScrollers()")
@@ -46,10 +88,10 @@ def every_lab_started(make_page_module, site_url, device: str, scheme: str = "li
 
 
 @pytest.fixture(scope="module")
-def started_for_axe(make_page_module, site_url):
+def started_for_axe(laid_out):
     """1280x900, light, every section laid out and every lab started: read by axe (the dark
-    theme's run has a page of its own, test_axe_finds_nothing_with_every_lab_started)."""
-    return every_lab_started(make_page_module, site_url, "desktop")
+    theme's run reads the page opened dark, test_axe_finds_nothing_with_every_lab_started)."""
+    return every_lab_started(laid_out("desktop"))
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +112,8 @@ def test_the_first_load_is_the_page_its_stylesheet_and_the_runtime_only(make_pag
     assert page.evaluate("() => window.RAG.data === undefined"), "the data loads with the first lab, not before"
 
 
-def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(make_page, site_url):
-    page = open_page(make_page, site_url)
+def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(tab, site_url):
+    page = fresh_page(tab, site_url)
     lab(page, LAB_NAMES[0])
     assert page.evaluate("() => window.RAG.data.schema") == int(page.get_attribute("html", "data-schema"))
     page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -110,10 +152,10 @@ def test_without_javascript_the_contents_are_open_on_a_desktop(without_javascrip
     expect(without_javascript.locator("nav.toc ol a").first).to_be_visible()
 
 
-def test_a_section_link_scrolls_to_its_section(make_page, site_url, desktop):
+def test_a_section_link_scrolls_to_its_section(tab, site_url, desktop):
     ids = chapter_ids(desktop)
     slug = ids[len(ids) // 2]
-    page = open_page(make_page, site_url, f"#{slug}")
+    page = fresh_page(tab, site_url, f"#{slug}")
     page.wait_for_function(
         "slug => Math.abs(document.getElementById(slug).getBoundingClientRect().top) < 120", arg=slug)
 
@@ -128,8 +170,8 @@ def test_lab_state_round_trips_through_the_link_without_new_history(desktop):
 
 
 @pytest.mark.parametrize("name", [LAB_NAMES[0], LAB_NAMES[-1]])
-def test_a_shared_lab_link_with_a_state_it_refuses_still_lands_on_the_lab(make_page, site_url, name):
-    page = open_page(make_page, site_url, f"#lab-{name}?unknown=1&q=no-such-question")
+def test_a_shared_lab_link_with_a_state_it_refuses_still_lands_on_the_lab(tab, site_url, name):
+    page = fresh_page(tab, site_url, f"#lab-{name}?unknown=1&q=no-such-question")
     section = lab(page, name)
     page.wait_for_function(
         "id => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 120", arg=f"lab-{name}")
@@ -153,8 +195,8 @@ def test_numbers_format_like_python(desktop):
 # ---------------------------------------------------------------- glossary
 
 
-def test_glossary_term_opens_on_keyboard_focus_and_closes_with_escape(make_page, site_url):
-    page = open_page(make_page, site_url, render_all=True)
+def test_glossary_term_opens_on_keyboard_focus_and_closes_with_escape(tab, site_url):
+    page = fresh_page(tab, site_url, render_all=True)
     assert page.locator("main a.term").count() > 0, "no glossary terms in the prose"
     for _ in range(400):
         page.keyboard.press("Tab")
@@ -216,13 +258,13 @@ def test_the_glossary_is_in_alphabetical_order(built_site):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_with_every_lab_started(started_for_axe, make_page_module, site_url, scheme):
+def test_axe_finds_nothing_with_every_lab_started(started_for_axe, laid_out, scheme):
     """Every rule in the light theme; in the dark one, the rules a theme can change (colours), on
     a page opened dark: switched on a page with every lab started (emulate_media), Chromium
     sometimes leaves an element its old theme's inherited colour (the byline's <em> kept the
     light theme's --muted in about half the runs, an old-theme colour no reader's page opened
     in that theme has), and axe reports the stale colour."""
-    page = started_for_axe if scheme == "light" else every_lab_started(make_page_module, site_url, "desktop", "dark")
+    page = started_for_axe if scheme == "light" else every_lab_started(laid_out("desktop", "dark"))
     rules = colour_rules(page, AXE_ALL) if scheme == "dark" else None
     assert rules is None or "color-contrast" in rules
     assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
@@ -323,10 +365,10 @@ BOXES_JS = r"""overflows => {
 }"""
 
 
-def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(make_page, site_url):
+def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(tab, site_url):
     """A few pixels of overflow hide content as surely as many: only a box that scrolls nothing
     (or a pixel, rounding) is taken out of the tab order. Boxes a lab draws, near the screen."""
-    page = open_page(make_page, site_url)
+    page = fresh_page(tab, site_url)
     overflows = [0, 1, 12, 60, 400]
     page.evaluate(BOXES_JS, overflows)
     want = [[0, None], [1, None], [12, "0"], [60, "0"], [400, "0"]]
@@ -341,11 +383,26 @@ def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(make_page, site_url):
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_no_horizontal_scroll_at_360px(make_page, site_url, javascript):
-    page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=javascript, render_all=True)
+def test_no_horizontal_scroll_at_360px(laid_out, without_javascript, javascript):
+    """With the runtime, on the 360 px page with every lab started; without it, on the page
+    without JavaScript set to 360 px (and back: the stylesheet alone lays it out, as it would a
+    page opened at that width), once a frame is drawn at the new width (see render_everything)."""
     if javascript:
-        for name in LAB_NAMES:
-            lab(page, name)
+        every_lab_started(laid_out("phone"))
+        no_horizontal_scroll(laid_out("phone"))
+        return
+    page = without_javascript
+    size = page.viewport_size
+    page.set_viewport_size(VIEWPORTS["phone"])
+    try:
+        draw_a_frame(page)
+        assert page.evaluate("() => innerWidth") == 360
+        no_horizontal_scroll(page)
+    finally:
+        page.set_viewport_size(size)
+
+
+def no_horizontal_scroll(page) -> None:
     wide = page.evaluate("""() => { const onPurpose = """ + SCROLLS_ON_PURPOSE_JS + """;
         return [...document.querySelectorAll('body *')]
         .filter(el => el.getBoundingClientRect().right > innerWidth + 1 && !el.closest(
@@ -433,18 +490,22 @@ LAB_SHOTS = {("desktop", "dark"), ("phone", "light")}
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_screenshots_of_the_page_and_of_every_lab(make_page, site_url, device, scheme):
-    page = open_page(make_page, site_url, viewport=VIEWPORTS[device], color_scheme=scheme, render_all=True)
+def test_screenshots_of_the_page_and_of_every_lab(laid_out, site_url, device, scheme):
+    """On the module's page of that size and theme (laid_out: the labs the tests before started
+    show started)."""
+    page = laid_out(device, scheme)
     expect(page.locator("h1")).to_be_visible()
     assert screenshot(page, f"page-{device}-{scheme}").stat().st_size > 10_000
     if (device, scheme) in LAB_SHOTS:
-        for name in LAB_NAMES:
-            lab(page, name)
+        every_lab_started(page)
         # All with one change of the viewport (each change lays the whole page out again).
         shots = element_screenshots(page, {f"#lab-{name}": f"lab-{name}-{device}-{scheme}" for name in LAB_NAMES})
         small = [path.name for path in shots if path.stat().st_size <= 5_000]
         assert not small, f"nearly empty screenshots: {small}"
     corpus = page.context.new_page()
-    corpus.goto(site_url + "corpus.html")
-    expect(corpus.locator("h1")).to_be_visible()
-    screenshot(corpus, f"corpus-{device}-{scheme}")
+    try:
+        corpus.goto(site_url + "corpus.html")
+        expect(corpus.locator("h1")).to_be_visible()
+        screenshot(corpus, f"corpus-{device}-{scheme}")
+    finally:
+        corpus.close()

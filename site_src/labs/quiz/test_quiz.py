@@ -121,6 +121,22 @@ def test_a_link_keeps_only_real_choices_of_real_questions(views, data):
 # ------------------------------------------------------------------ in the browser
 
 
+@pytest.fixture(scope="module")
+def tab(make_page_module):
+    """One tab (1280x900, reduced motion, as open_page makes) that the browser tests at that size
+    load the page in again, each a fresh document (fresh_page): a new tab costs a new context and
+    a renderer process of its own, some 0.5 to 0.8 CPU-seconds each time. Nothing these tests do
+    outlives the document: the quiz keeps its answers in the page and its link, not in storage."""
+    return make_page_module(reduced_motion="reduce")
+
+
+def fresh_page(tab, site_url, hash_=""):
+    """index.html loaded again in the module's tab, from about:blank (so the load is a new
+    document even when the address is the same)."""
+    tab.goto("about:blank")
+    return open_page(lambda **_: tab, site_url, hash_)
+
+
 def block_item(page, qid):
     """A question at the end of its section, reached as a reader does: its section laid out and,
     for a question past the section's first, its closed "More practice" deep dive opened by its
@@ -140,8 +156,8 @@ def reasons(q, pick):
 
 
 @pytest.mark.browser
-def test_a_pick_at_the_end_of_a_section_shows_at_once_whether_it_is_right_and_why(make_page, site_url, data):
-    page = open_page(make_page, site_url)
+def test_a_pick_at_the_end_of_a_section_shows_at_once_whether_it_is_right_and_why(tab, site_url, data):
+    page = fresh_page(tab, site_url)
     q = questions(data)[0]
     wrong = (q["answer"] + 1) % len(q["choices"])
     item = block_item(page, q["id"])
@@ -163,8 +179,8 @@ def test_a_pick_at_the_end_of_a_section_shows_at_once_whether_it_is_right_and_wh
 
 
 @pytest.mark.browser
-def test_by_keyboard_the_arrow_keys_browse_and_space_enter_or_leaving_answers(make_page, site_url, data):
-    page = open_page(make_page, site_url)
+def test_by_keyboard_the_arrow_keys_browse_and_space_enter_or_leaving_answers(tab, site_url, data):
+    page = fresh_page(tab, site_url)
     first, second = [q for q in questions(data) if len(q["choices"]) == 4][:2]
     item = block_item(page, first["id"])
     radios = item.locator("input[type=radio]")
@@ -197,8 +213,8 @@ def test_by_keyboard_the_arrow_keys_browse_and_space_enter_or_leaving_answers(ma
 
 
 @pytest.mark.browser
-def test_answers_given_along_the_way_show_in_check_yourself(make_page, site_url, data):
-    page = open_page(make_page, site_url)
+def test_answers_given_along_the_way_show_in_check_yourself(tab, site_url, data):
+    page = fresh_page(tab, site_url)
     early, later = questions(data)[0], questions(data)[-1]
     block_item(page, early["id"]).locator("label.practice-choice").nth(early["answer"]).click()
     assert page.evaluate("() => document.getElementById('lab-quiz').dataset.labState || null") is None, \
@@ -215,9 +231,9 @@ def test_answers_given_along_the_way_show_in_check_yourself(make_page, site_url,
 
 
 @pytest.mark.browser
-def test_answers_given_in_check_yourself_show_in_the_sections_blocks_after_back(make_page, site_url, data):
+def test_answers_given_in_check_yourself_show_in_the_sections_blocks_after_back(tab, site_url, data):
     """Issue 24: an answer given in the quiz showed nowhere once the reader followed "Back to section N"."""
-    page = open_page(make_page, site_url)
+    page = fresh_page(tab, site_url)
     section = lab(page, "quiz")
     q = questions(data)[3]
     wrong = (q["answer"] + 1) % len(q["choices"])
@@ -240,8 +256,8 @@ def test_answers_given_in_check_yourself_show_in_the_sections_blocks_after_back(
 
 
 @pytest.mark.browser
-def test_the_quiz_answers_live_in_its_link_and_clear_my_answers_clears_them(make_page, site_url, data):
-    page = open_page(make_page, site_url)
+def test_the_quiz_answers_live_in_its_link_and_clear_my_answers_clears_them(tab, make_page, site_url, data):
+    page = fresh_page(tab, site_url)
     section = lab(page, "quiz")
     first, second = questions(data)[0], questions(data)[1]
     wrong = (second["answer"] + 1) % len(second["choices"])
@@ -267,8 +283,8 @@ def test_the_quiz_answers_live_in_its_link_and_clear_my_answers_clears_them(make
 
 
 @pytest.mark.browser
-def test_the_link_back_lands_on_the_question_at_the_end_of_its_section(make_page, site_url, data):
-    page = open_page(make_page, site_url)
+def test_the_link_back_lands_on_the_question_at_the_end_of_its_section(tab, site_url, data):
+    page = fresh_page(tab, site_url)
     section = lab(page, "quiz")
     q = questions(data)[2]
     section.locator(f"li#quiz-{q['id']} .quiz-back a").click()
