@@ -46,6 +46,25 @@ def open_again(page, site_url, hash_="", render_all=False):
     return page
 
 
+# A link followed on the open page, once every lab has written its last state into the link (a
+# link equal to the one still standing is no change); done when the page's hashchange handlers
+# have run (runtime/labs.js applies a lab's state in its own, which was added first).
+FOLLOW_JS = """async (link) => {
+    await RAG.linksSettled();
+    if (location.hash === link) return;
+    await new Promise((done) => { addEventListener("hashchange", done, { once: true }); location.hash = link; });
+}"""
+
+
+def follow_link(page, link: str) -> None:
+    """Follow a link (#lab-x?state, written as location.hash holds it) on the open page, as a
+    reader does who clicks one: the lab takes the state it names, and the page is not loaded
+    again. For tests that share a page and set the state each needs.
+
+    Example: follow_link(desktop, "#lab-chunking?chunker=fixed&size=25&overlap=0&limit=40&repeat=1&q=q1")"""
+    page.evaluate(FOLLOW_JS, link)
+
+
 def render_everything(page) -> None:
     """Lay out every section now (through the CSSOM, which the page's CSP allows).
 

@@ -25,7 +25,7 @@ from engine.fusion import rrf
 from engine.ranking import places, rank_label, round_score
 from site_src.labs.hybrid import data as hybrid
 from support.browser import TRACE_CATEGORIES, main_thread_tasks
-from support.labs import hash_of, lab, open_again, open_page
+from support.labs import follow_link, hash_of, lab, open_again, open_page
 from support.views import markup, text
 
 DIGITS = {"dense": 3, "bm25": 3, "hybrid": 5}
@@ -338,9 +338,8 @@ def desktop(make_page_module, site_url):
 
 def follow(page, link):
     """The lab's section once a link to one of its states is followed on the open page (the
-    lab takes it as it does any link; the page is not loaded again). Followed once the lab has
-    written its last state into the link: a link equal to the one still standing is no change."""
-    page.evaluate("async (link) => { await RAG.linksSettled(); location.hash = link; }", link)
+    lab takes it as it does any link; the page is not loaded again)."""
+    follow_link(page, link)
     section = lab(page, "hybrid")
     state = dict(pair.split("=") for pair in link.split("?")[1].split("&"))
     for key in ("k", "depth"):
