@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from builder.labs import BY_NAME, LABS
 from support.browser import SLOW_NETWORK
-from support.labs import LAB_NAMES, drawn, lab, open_deep_dive, open_page, outline
+from support.labs import LAB_NAMES, drawn, lab, open_again, open_deep_dive, open_page, outline
 from support.paths import ROOT
 from support.views import built_controls, check_views, control_axes, preset_states, range_keys
 
@@ -247,9 +247,25 @@ def test_no_lab_starts_at_load_and_each_starts_when_the_reader_reaches_it(two_pa
     assert sorted(started) == sorted(LAB_NAMES), "each lab's file is loaded once"
 
 
+@pytest.fixture(scope="module")
+def spare_page(make_page_module):
+    """A page the tests below load afresh (support.labs.open_again), one link each, rather than
+    a new browser context each: the link, a fault or a broken file is each test's own."""
+    return make_page_module(reduced_motion="reduce")
+
+
+@pytest.fixture
+def spare(spare_page):
+    """The spare page, left as it was found: what a test routes and the errors it allows end
+    with it."""
+    yield spare_page
+    spare_page.unroute_all()
+    spare_page.rag_guard.allowed_errors.clear()
+
+
 @pytest.mark.browser
-def test_a_link_to_a_lab_starts_it_at_once_and_leaves_the_others_alone(make_page, site_url):
-    page = open_page(make_page, site_url, "#lab-recall?k=5")
+def test_a_link_to_a_lab_starts_it_at_once_and_leaves_the_others_alone(spare, site_url):
+    page = open_again(spare, site_url, "#lab-recall?k=5")
     section = page.locator("#lab-recall")
     expect(section).to_have_attribute("data-lab-state", "ready")
     far = [name for name in ("chunking", "bm25", "quiz")]
@@ -316,8 +332,8 @@ def test_a_shared_link_lands_at_once_on_a_slow_phone_and_stays(make_page, site_u
 
 
 @pytest.mark.browser
-def test_an_error_thrown_later_in_a_handler_shows_in_its_lab(make_page, site_url):
-    page = open_page(make_page, site_url, "#lab-hybrid")
+def test_an_error_thrown_later_in_a_handler_shows_in_its_lab(spare, site_url):
+    page = open_again(spare, site_url, "#lab-hybrid")
     section = lab(page, "hybrid")
     page.rag_guard.allow_console_error("lab hybrid failed")
     page.evaluate("() => { RAG.fixed = () => { throw new Error('a deliberate fault'); }; }")
@@ -328,12 +344,12 @@ def test_an_error_thrown_later_in_a_handler_shows_in_its_lab(make_page, site_url
 
 
 @pytest.mark.browser
-def test_a_lab_whose_script_cannot_load_says_which_file(make_page, site_url):
-    page = make_page(reduced_motion="reduce")
+def test_a_lab_whose_script_cannot_load_says_which_file(spare, site_url):
+    page = spare
     page.route("**/assets/labs/recall.js*", lambda route: route.fulfill(status=404, body="gone"))
     page.rag_guard.allow_console_error("recall")
     page.rag_guard.allow_console_error("404")
-    page.goto(site_url + "index.html#lab-recall")
+    open_again(page, site_url, "#lab-recall")
     box = page.locator("#lab-recall .lab-error")
     expect(box).to_be_visible()
     expect(box).to_contain_text("assets/labs/recall.js could not be loaded")
@@ -341,13 +357,13 @@ def test_a_lab_whose_script_cannot_load_says_which_file(make_page, site_url):
 
 
 @pytest.mark.browser
-def test_data_of_another_schema_is_refused_in_every_lab_that_starts(make_page, site_url, dist_dir):
-    page = make_page(reduced_motion="reduce")
+def test_data_of_another_schema_is_refused_in_every_lab_that_starts(spare, site_url, dist_dir):
+    page = spare
     body = (dist_dir / "assets" / "data.js").read_text("utf-8")
     wrong = re.sub(r'"schema":\d+', '"schema":999', body, count=1)
     page.route("**/assets/data.js*", lambda route: route.fulfill(status=200, body=wrong, content_type="text/javascript"))
     page.rag_guard.allow_console_error("schema 999")
-    page.goto(site_url + "index.html#lab-hybrid")
+    open_again(page, site_url, "#lab-hybrid")
     for name in ("hybrid", "rerank"):  # rerank sits in a closed deep dive: opened first, as a reader does
         open_deep_dive(page.locator(f"#lab-{name}"))
         page.locator(f"#lab-{name}").scroll_into_view_if_needed()

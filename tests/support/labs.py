@@ -27,6 +27,44 @@ def open_page(make_page, site_url, hash_="", render_all=False, **options):
     return page
 
 
+def open_again(page, site_url, hash_="", render_all=False):
+    """index.html loaded afresh at `hash_` in a page a module keeps (make_page_module): a new
+    document, as a reader opens a shared link, its labs started anew from the link alone.
+
+    Through about:blank, since a change of the hash alone would be a same-document navigation
+    (the lab's hashchange path, not a link opened). The page's context, and its browser
+    process, are kept: a new context per link cost about 1.7 CPU-seconds a page on this
+    machine, a load in a kept one 0.6. The page's options (viewport, JavaScript, motion) stay as
+    the module opened it; a test that needs others opens a page of its own.
+
+    Example: section = lab(open_again(shared, site_url, "#lab-bm25?q=g30"), "bm25")"""
+    page.goto("about:blank")
+    page.goto(site_url + "index.html" + hash_)
+    page.wait_for_load_state("load")
+    if render_all:
+        render_everything(page)
+    return page
+
+
+# A link followed on the open page, once every lab has written its last state into the link (a
+# link equal to the one still standing is no change); done when the page's hashchange handlers
+# have run (runtime/labs.js applies a lab's state in its own, which was added first).
+FOLLOW_JS = """async (link) => {
+    await RAG.linksSettled();
+    if (location.hash === link) return;
+    await new Promise((done) => { addEventListener("hashchange", done, { once: true }); location.hash = link; });
+}"""
+
+
+def follow_link(page, link: str) -> None:
+    """Follow a link (#lab-x?state, written as location.hash holds it) on the open page, as a
+    reader does who clicks one: the lab takes the state it names, and the page is not loaded
+    again. For tests that share a page and set the state each needs.
+
+    Example: follow_link(desktop, "#lab-chunking?chunker=fixed&size=25&overlap=0&limit=40&repeat=1&q=q1")"""
+    page.evaluate(FOLLOW_JS, link)
+
+
 def render_everything(page) -> None:
     """Lay out every section now (through the CSSOM, which the page's CSP allows).
 

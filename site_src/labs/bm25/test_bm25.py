@@ -22,7 +22,7 @@ from site_src.labs.bm25.data import bm25_explain, digits_of, on_a_step, sliders
 from engine.bm25 import BM25, unique_terms
 from engine.ranking import places, rank_label, round_score
 from engine.settings import BM25_B, BM25_K1
-from support.labs import hash_of, lab, open_page, sticking_out
+from support.labs import follow_link, hash_of, lab, open_again, open_page, sticking_out
 from support.views import built_controls, control_axes, markup, text as text_of
 
 ODD_INPUTS = ["", "?!-- ... ---", "x" * 500, ("refund policy " * 40)[:500], "Как экспортировать заметку в PDF?",
@@ -508,6 +508,8 @@ def shown_in(section):
 
 @pytest.fixture(scope="module")
 def desktop(make_page_module, site_url):
+    """The page the desktop tests share: each sets the state it needs, or loads a shared link
+    afresh in it (support.labs.open_again)."""
     return open_page(make_page_module, site_url, "#lab-bm25")
 
 
@@ -586,8 +588,8 @@ def test_typing_is_announced_once_the_reader_pauses(desktop, data):
 
 
 @pytest.mark.browser
-def test_a_shared_link_restores_typed_text_or_a_question(make_page, site_url, data, engine):
-    page = open_page(make_page, site_url, "#lab-bm25?text=" + "QB-4290%20rate%20limit")
+def test_a_shared_link_restores_typed_text_or_a_question(desktop, site_url, data, engine):
+    page = open_again(desktop, site_url, "#lab-bm25?text=" + "QB-4290%20rate%20limit")
     section = lab(page, "bm25")
     expect(section.locator('input[name="bm25-text"]')).to_have_value("QB-4290 rate limit")
     expect(section.locator('select[data-picker="question"]')).to_have_value("")
@@ -603,7 +605,7 @@ def test_a_shared_link_restores_typed_text_or_a_question(make_page, site_url, da
     check_drawing(shown_in(section), engine, data, "refund")
     page.evaluate("() => { location.hash = '#lab-bm25?text=REFUND'; }")  # the same drawing, other text
     expect(section.locator('input[name="bm25-text"]')).to_have_value("REFUND")
-    other = open_page(make_page, site_url, "#lab-bm25?q=g30")
+    other = open_again(desktop, site_url, "#lab-bm25?q=g30")
     expect(lab(other, "bm25").locator('input[name="bm25-text"]')).to_have_value(q["text"])
 
 
@@ -638,8 +640,8 @@ def test_the_sliders_work_by_keyboard_show_their_value_and_score_as_python(deskt
 
 
 @pytest.mark.browser
-def test_a_link_restores_the_settings_moves_them_to_a_stop_and_takes_the_builds_for_what_is_not_a_number(make_page, site_url, data):
-    page = open_page(make_page, site_url, "#lab-bm25?q=g05&k1=0.8&b=0.3")
+def test_a_link_restores_the_settings_moves_them_to_a_stop_and_takes_the_builds_for_what_is_not_a_number(desktop, site_url, data):
+    page = open_again(desktop, site_url, "#lab-bm25?q=g05&k1=0.8&b=0.3")
     section = lab(page, "bm25")
     q = question(data, "g05")
     assert settings_shown(section) == [["k1", "0.8", "0.8"], ["b", "0.3", "0.30"]]
@@ -648,7 +650,7 @@ def test_a_link_restores_the_settings_moves_them_to_a_stop_and_takes_the_builds_
     expect(section.locator('output[data-shows="k1"]')).to_have_text("3.0")
     assert settings_shown(section) == [["k1", "3", "3.0"], ["b", "0.35", "0.35"]]
     check_drawing(shown_in(section), engine_at(data, 3.0, 0.35), data, q["text"], q)
-    other = open_page(make_page, site_url, "#lab-bm25?q=g05&k1=abc&b=0.3")
+    other = open_again(desktop, site_url, "#lab-bm25?q=g05&k1=abc&b=0.3")
     section = lab(other, "bm25")
     expect(section.locator('select[data-picker="question"]')).to_have_value("g05")  # the rest of the link holds
     assert settings_shown(section) == [["k1", "1.2", "1.2"], ["b", "0.3", "0.30"]]
@@ -694,9 +696,12 @@ DRAG_JS = r"""async () => {
 
 
 @pytest.mark.browser
-def test_a_drag_redraws_within_a_frame_with_no_long_task_and_nothing_animates(make_page, site_url):
-    page = open_page(make_page, site_url, "#lab-bm25")  # with reduced motion, as open_page opens every page
+def test_a_drag_redraws_within_a_frame_with_no_long_task_and_nothing_animates(desktop):
+    """From the lab's opening state, on the desktop tests' page (with reduced motion, as
+    open_page opens every page)."""
+    page = desktop
     assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    follow_link(page, "#lab-bm25?q=upload-4021&k1=1.2&b=0.75")
     lab(page, "bm25")
     steps = page.evaluate(DRAG_JS)
     assert len(steps) == 2 * (2 * 30 + 2 * 20)
@@ -713,9 +718,17 @@ def test_a_drag_redraws_within_a_frame_with_no_long_task_and_nothing_animates(ma
 
 @pytest.mark.browser
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_nothing_sticks_out_at_360px_even_for_a_500_letter_word(make_page, site_url, javascript):
-    page = open_page(make_page, site_url, "#lab-bm25", viewport={"width": 360, "height": 780},
-                     java_script_enabled=javascript)
+def test_nothing_sticks_out_at_360px_even_for_a_500_letter_word(request, make_page, site_url, javascript):
+    """With JavaScript, the desktop tests' page set to 360x780 and the lab's link loaded afresh
+    in it (then set back); without, a page of its own."""
+    if javascript:
+        page = request.getfixturevalue("desktop")
+        page.set_viewport_size({"width": 360, "height": 780})
+        request.addfinalizer(lambda: page.set_viewport_size({"width": 1280, "height": 900}))
+        open_again(page, site_url, "#lab-bm25")
+    else:
+        page = open_page(make_page, site_url, "#lab-bm25", viewport={"width": 360, "height": 780},
+                         java_script_enabled=False)
     section = lab(page, "bm25")
     assert sticking_out(section) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360

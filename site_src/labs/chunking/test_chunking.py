@@ -30,7 +30,7 @@ from site_src.labs.chunking import data as chunking
 from site_src.labs.chunking.data import (GRID, PRESETS, SETTINGS, chunk_outcomes, chunk_page, chunk_with, facts_in,
                                          grid_settings, page_text, prose_of, score_chunks, text_key)
 from support.browser import TRACE_CATEGORIES, main_thread_tasks
-from support.labs import hash_of, lab, open_page, sticking_out
+from support.labs import follow_link, hash_of, lab, open_again, open_page, sticking_out
 from support.paths import ROOT
 from support.views import markup, text
 
@@ -565,7 +565,13 @@ def output_state(section):
 
 @pytest.fixture(scope="module")
 def desktop(make_page_module, site_url):
+    """The page the desktop tests share: each sets the state it needs by following a link, or
+    loads a shared link afresh in it (support.labs.open_again)."""
     return open_page(make_page_module, site_url, "#lab-chunking")
+
+
+# The lab's opening state (site_src/labs/chunking/data.py STATE), as a link.
+DEFAULT_LINK = "#lab-chunking?chunker=fixed&size=25&overlap=0&limit=40&repeat=1&q=q1"
 
 
 @pytest.mark.browser
@@ -615,14 +621,14 @@ def test_the_chunker_shows_its_own_sliders_and_a_preset_sets_them(desktop):
 
 
 @pytest.mark.browser
-def test_a_shared_link_restores_the_sliders_and_an_old_link_names_a_preset(make_page, site_url):
-    page = open_page(make_page, site_url, "#lab-chunking?chunker=fixed&size=38&overlap=19&limit=40&repeat=1&q=q2")
+def test_a_shared_link_restores_the_sliders_and_an_old_link_names_a_preset(desktop, site_url):
+    page = open_again(desktop, site_url, "#lab-chunking?chunker=fixed&size=38&overlap=19&limit=40&repeat=1&q=q2")
     section = lab(page, "chunking")
     got = output_state(section)
     assert (got["sizeValue"], got["overlapMax"], got["overlapValue"]) == ("38", "19", "19")
     assert got["outputs"]["overlap"] == "19" and got["status"].startswith("Fixed, 38 words, 19 overlap: ")
     expect(section.locator('input[data-key="q"][value="q2"]')).to_be_checked()
-    old = open_page(make_page, site_url, "#lab-chunking?setting=headings&q=q2")
+    old = open_again(desktop, site_url, "#lab-chunking?setting=headings&q=q2")
     section = lab(old, "chunking")
     expect(section.locator('input[data-key="chunker"][value="headings"]')).to_be_checked()
     assert output_state(section)["status"].startswith("By heading: 4 chunks")
@@ -682,11 +688,13 @@ DRAG_JS = r"""async ({key, values}) => {
 
 
 @pytest.mark.browser
-def test_a_drag_redraws_within_a_frame_with_no_long_task(make_page, site_url, browser, tmp_path):
+def test_a_drag_redraws_within_a_frame_with_no_long_task(desktop, browser, tmp_path):
     """Each step of a drag (size 5 to 40 and back; the overlap across its range at size 40): the
     input event, the redraw from the JavaScript chunker, style and layout. Best of two sweeps per
-    step; no task over 50 ms of CPU on the page's main thread (Chromium's trace)."""
-    page = open_page(make_page, site_url, "#lab-chunking")
+    step; no task over 50 ms of CPU on the page's main thread (Chromium's trace). From the lab's
+    opening state, on the desktop tests' page."""
+    page = desktop
+    follow_link(page, DEFAULT_LINK)
     lab(page, "chunking")
     steps = [("size", list(range(5, 41)) + list(range(39, 4, -1))), ("size", [40]), ("overlap", list(range(0, 21)))]
     trace = tmp_path / "trace.json"
@@ -726,23 +734,30 @@ def test_delta_e_as_its_example_says():
 
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_odd_and_even_chunks_lines_are_told_apart_in_both_themes(make_page, site_url, scheme):
+def test_odd_and_even_chunks_lines_are_told_apart_in_both_themes(desktop, scheme):
     """Neighbouring chunks differ by place (low, high), pattern (solid, dashed) and a colour far
     from the other's: the dark theme's blue and violet, two pastels of one lightness, were
-    ΔE 23 apart, and readers could not tell them apart."""
-    page = open_page(make_page, site_url, "#lab-chunking?setting=fixed-25-overlap-10", color_scheme=scheme)
-    section = lab(page, "chunking")
-    images = section.evaluate("""s => ['in-odd', 'in-even'].map((c) =>
-        getComputedStyle(s.querySelector(`.chunk-run.${c}:not(.in-odd.in-even)`)).backgroundImage)""")
+    ΔE 23 apart, and readers could not tell them apart. (The preset fixed-25-overlap-10, on the
+    desktop tests' page, its colour scheme emulated for this test.)"""
+    desktop.emulate_media(color_scheme=scheme)
+    try:
+        follow_link(desktop, "#lab-chunking?chunker=fixed&size=25&overlap=10&limit=40&repeat=1&q=q1")
+        section = lab(desktop, "chunking")
+        images = section.evaluate("""s => ['in-odd', 'in-even'].map((c) =>
+            getComputedStyle(s.querySelector(`.chunk-run.${c}:not(.in-odd.in-even)`)).backgroundImage)""")
+    finally:
+        desktop.emulate_media(color_scheme="light")
     colours = [tuple(int(v) for v in re.search(r"rgb\((\d+), (\d+), (\d+)\)", image).groups()) for image in images]
     assert images[0].startswith("linear-gradient") and images[1].startswith("repeating-linear-gradient"), images
     assert delta_e(*colours) >= 50, f"{scheme}: the lines' colours {colours} are ΔE {delta_e(*colours):.0f} apart"
 
 
 @pytest.mark.browser
-def test_with_reduced_motion_nothing_in_the_lab_moves(make_page, site_url):
-    page = open_page(make_page, site_url, "#lab-chunking", reduced_motion="reduce")
-    section = lab(page, "chunking")
+def test_with_reduced_motion_nothing_in_the_lab_moves(desktop):
+    """On the desktop tests' page, which asks for reduced motion (as open_page opens every page)."""
+    assert desktop.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    follow_link(desktop, DEFAULT_LINK)
+    section = lab(desktop, "chunking")
     section.locator('label:has(input[data-key="chunker"][value="sentences"])').click()
     section.locator('input[data-key="limit"]').fill("20")
     durations = section.evaluate("""s => [...s.querySelectorAll('*')].flatMap(el => {
@@ -759,13 +774,19 @@ def test_with_reduced_motion_nothing_in_the_lab_moves(make_page, site_url):
     assert visible == 0
 
 
+@pytest.fixture(scope="module")
+def phone(make_page_module):
+    """A phone's page the phone tests share, each loading its link afresh."""
+    return make_page_module(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True,
+                            reduced_motion="reduce")
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("link", ["chunker=fixed&size=5&overlap=2&limit=40&repeat=1&q=q1",
                                   "chunker=sentences&size=25&overlap=0&limit=80&repeat=2&q=q2",
                                   "chunker=page&size=25&overlap=0&limit=40&repeat=1&q=q1"])
-def test_on_a_phone_every_figure_fits_360_px(make_page, site_url, link):
-    page = open_page(make_page, site_url, f"#lab-chunking?{link}", viewport={"width": 360, "height": 780},
-                     is_mobile=True, has_touch=True)
+def test_on_a_phone_every_figure_fits_360_px(phone, site_url, link):
+    page = open_again(phone, site_url, f"#lab-chunking?{link}")
     section = lab(page, "chunking")
     # The bar's rows of choices scroll sideways on a phone, inside their own box (styles/labs.css).
     assert sticking_out(section, inside=".lab-bar fieldset.segmented, .lab-bar [role=group]") == []

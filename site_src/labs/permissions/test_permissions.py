@@ -18,7 +18,7 @@ from engine.ranking import places, rank_label
 from engine.readers import Reader
 from site_src.labs.permissions import data as permissions
 from support.browser import VIEWPORTS
-from support.labs import hash_of, lab, open_page, sticking_out
+from support.labs import hash_of, lab, open_again, open_page, sticking_out
 from support.views import markup, text
 
 PICKER = 'select[data-picker="question"]'
@@ -278,9 +278,23 @@ def check_state(section, data, reader, q, k):
     check_drawing(section.locator(".lab-output").inner_html(), data, reader, q, k)
 
 
+@pytest.fixture(scope="module")
+def shared(make_page_module):
+    """One page for the tests with JavaScript: each loads its link afresh in it
+    (support.labs.open_again), at the size it needs (1280x900 unless it says)."""
+    return make_page_module(reduced_motion="reduce")
+
+
+@pytest.fixture
+def desktop(shared):
+    """The shared page at 1280x900 (a test that resizes it leaves it so for the next)."""
+    shared.set_viewport_size({"width": 1280, "height": 900})
+    return shared
+
+
 @pytest.mark.browser
-def test_the_controls_change_the_state_and_the_link_by_mouse(make_page, site_url, data):
-    page = open_page(make_page, site_url, "#lab-permissions")
+def test_the_controls_change_the_state_and_the_link_by_mouse(desktop, site_url, data):
+    page = open_again(desktop, site_url, "#lab-permissions")
     section = lab(page, "permissions")
     own = data["labs"]["permissions"]
     assert section.locator(f"{PICKER} option").evaluate_all("os => os.map(o => o.value)") == own["questions"]
@@ -293,8 +307,8 @@ def test_the_controls_change_the_state_and_the_link_by_mouse(make_page, site_url
 
 
 @pytest.mark.browser
-def test_the_demo_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
-    page = open_page(make_page, site_url, "#lab-permissions")
+def test_the_demo_by_keyboard_and_from_a_shared_link(desktop, site_url, data):
+    page = open_again(desktop, site_url, "#lab-permissions")
     section = lab(page, "permissions")
     own = data["labs"]["permissions"]
     readers, ks, questions = list(own["roles"]), own["ks"], own["questions"]
@@ -317,7 +331,7 @@ def test_the_demo_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
     shared = hash_of(page)
     assert shared == f"#lab-permissions?reader={readers[1]}&q={q}&k={k}"
 
-    again = open_page(make_page, site_url, shared)
+    again = open_again(desktop, site_url, shared)
     restored = lab(again, "permissions")
     expect(restored.locator(f'input[name="permissions-reader"][value="{readers[1]}"]')).to_be_checked()
     expect(restored.locator(PICKER)).to_have_value(q)
@@ -326,12 +340,12 @@ def test_the_demo_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
 
 
 @pytest.mark.browser
-def test_a_link_to_a_state_the_demo_does_not_offer_opens_the_default(make_page, site_url, data):
+def test_a_link_to_a_state_the_demo_does_not_offer_opens_the_default(desktop, site_url, data):
     own = data["labs"]["permissions"]
     unlisted = next(q["id"] for q in data["questions"] if q["set"] == "golden" and q["id"] not in own["questions"])
     state = permissions.STATE
     for query in (f"reader=staff&q={unlisted}&k=5", "reader=staff&q=g11&k=4", "reader=nobody&q=g11&k=5"):
-        page = open_page(make_page, site_url, f"#lab-permissions?{query}")
+        page = open_again(desktop, site_url, f"#lab-permissions?{query}")
         section = lab(page, "permissions")
         expect(section.locator(PICKER)).to_have_value(state["q"])
         expect(section.locator(f'input[name="permissions-reader"][value="{state["reader"]}"]')).to_be_checked()
@@ -340,19 +354,22 @@ def test_a_link_to_a_state_the_demo_does_not_offer_opens_the_default(make_page, 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_nothing_sticks_out_on_a_phone(make_page, site_url, javascript):
-    page = open_page(make_page, site_url, "#lab-permissions?reader=customer&q=g11&k=8" if javascript else "",
-                     viewport=VIEWPORTS["phone"], java_script_enabled=javascript)
+def test_nothing_sticks_out_on_a_phone(make_page, shared, site_url, javascript):
+    if javascript:
+        shared.set_viewport_size(VIEWPORTS["phone"])
+        page = open_again(shared, site_url, "#lab-permissions?reader=customer&q=g11&k=8")
+    else:
+        page = open_page(make_page, site_url, viewport=VIEWPORTS["phone"], java_script_enabled=False)
     assert sticking_out(lab(page, "permissions"), ".table-scroll, pre") == []
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [360, 390, 1280])
-def test_the_two_columns_rows_stay_side_by_side_when_a_head_wraps(make_page, site_url, width):
+def test_the_two_columns_rows_stay_side_by_side_when_a_head_wraps(shared, site_url, width):
     """Each pair of columns starts its lists on one line: a head that wraps on a phone ("BM25,
     not filtered · 1 leaked") moves both lists, so rank 1 stands beside rank 1."""
-    page = open_page(make_page, site_url, "#lab-permissions?reader=customer&q=g11&k=3",
-                     viewport={"width": width, "height": 844})
+    shared.set_viewport_size({"width": width, "height": 844})
+    page = open_again(shared, site_url, "#lab-permissions?reader=customer&q=g11&k=3")
     section = lab(page, "permissions")
     for pair in section.locator(".perm-columns").all():
         tops = pair.evaluate("(p) => [...p.querySelectorAll(':scope > .lab-col')].map((c) => "

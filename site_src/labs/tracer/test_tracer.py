@@ -15,7 +15,7 @@ from engine.citations import answer_sentences
 from engine.ranking import places, rank_label
 from site_src.labs.tracer import data as tracer_lab
 from support.browser import VIEWPORTS
-from support.labs import draw_a_frame, hash_of, lab, open_page, sticking_out
+from support.labs import draw_a_frame, hash_of, lab, open_again, open_page, sticking_out
 from support.views import markup, text
 
 STAGES = ["dense", "bm25", "fused", "rerank", "prompt", "answer", "check"]
@@ -219,12 +219,21 @@ def show_all(section, q):
 
 @pytest.fixture(scope="module")
 def desktop(make_page_module, site_url):
+    """The page the tests with JavaScript share: each sets its state through the lab, or loads
+    its link afresh in it (support.labs.open_again)."""
     return open_page(make_page_module, site_url, "#lab-tracer")
 
 
+@pytest.fixture(scope="module")
+def static(make_page_module):
+    """The page the tests without JavaScript share, each loading it afresh at its size."""
+    return make_page_module(reduced_motion="reduce", java_script_enabled=False)
+
+
 @pytest.mark.browser
-def test_without_javascript_the_default_shows_every_stage_and_no_buttons(make_page, site_url, data):
-    page = open_page(make_page, site_url, java_script_enabled=False)
+def test_without_javascript_the_default_shows_every_stage_and_no_buttons(static, site_url, data):
+    static.set_viewport_size(VIEWPORTS["desktop"])
+    page = open_again(static, site_url)
     section = lab(page, "tracer")  # its section laid out, the rest of the page left as a reader finds it
     draw_a_frame(page)
     for key in STAGES:
@@ -318,9 +327,9 @@ def test_the_stages_step_by_keyboard(desktop, data):
 
 
 @pytest.mark.browser
-def test_a_shared_link_restores_the_question_and_the_stage(make_page, site_url, data):
+def test_a_shared_link_restores_the_question_and_the_stage(desktop, site_url, data):
     tracer = data["tracers"][3]
-    page = open_page(make_page, site_url, f"#lab-tracer?q={tracer['id']}&stage=rerank")
+    page = open_again(desktop, site_url, f"#lab-tracer?q={tracer['id']}&stage=rerank")
     section = lab(page, "tracer")
     expect(section.locator(PICKER)).to_have_value(tracer["id"])
     expect(section.locator('input[name="tracer-stage"][value="rerank"]')).to_be_checked()
@@ -330,9 +339,9 @@ def test_a_shared_link_restores_the_question_and_the_stage(make_page, site_url, 
 
 
 @pytest.mark.browser
-def test_a_link_to_a_question_without_a_trace_or_an_unknown_stage_is_not_followed(make_page, site_url, data):
+def test_a_link_to_a_question_without_a_trace_or_an_unknown_stage_is_not_followed(desktop, site_url, data):
     golden = next(q["id"] for q in data["questions"] if q["set"] == "golden")
-    page = open_page(make_page, site_url, f"#lab-tracer?q={golden}&stage=rerank")
+    page = open_again(desktop, site_url, f"#lab-tracer?q={golden}&stage=rerank")
     section = lab(page, "tracer")
     expect(section.locator(PICKER)).to_have_value(data["tracers"][0]["id"])
     assert visible_stages(section) == STAGES
@@ -343,8 +352,8 @@ def test_a_link_to_a_question_without_a_trace_or_an_unknown_stage_is_not_followe
 
 
 @pytest.mark.browser
-def test_the_sections_links_open_each_trace(make_page, site_url, data):
-    page = open_page(make_page, site_url)
+def test_the_sections_links_open_each_trace(desktop, site_url, data):
+    page = open_again(desktop, site_url)  # at the page's top, as a reader opens it
     section = page.locator("#lab-tracer")
     for tracer in reversed(data["tracers"]):
         link = page.locator(f'#every-stage a[href="#lab-tracer?q={tracer["id"]}"]')
@@ -357,7 +366,11 @@ def test_the_sections_links_open_each_trace(make_page, site_url, data):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-def test_nothing_sticks_out_on_a_phone(make_page, site_url, javascript):
-    page = open_page(make_page, site_url, "#lab-tracer?q=refund-three-weeks&stage=all" if javascript else "",
-                     viewport=VIEWPORTS["phone"], java_script_enabled=javascript)
-    assert sticking_out(lab(page, "tracer"), ".table-scroll, pre") == []
+def test_nothing_sticks_out_on_a_phone(request, site_url, javascript):
+    page = request.getfixturevalue("desktop" if javascript else "static")
+    page.set_viewport_size(VIEWPORTS["phone"])
+    try:
+        open_again(page, site_url, "#lab-tracer?q=refund-three-weeks&stage=all" if javascript else "")
+        assert sticking_out(lab(page, "tracer"), ".table-scroll, pre") == []
+    finally:
+        page.set_viewport_size(VIEWPORTS["desktop"])

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from site_src.labs.winners import data as winners
 from site_src.labs.winners.data import who_wins
-from support.labs import hash_of, lab, open_page
+from support.labs import hash_of, lab, open_again, open_page
 from support.pictures import shoot_everywhere
 from support.views import markup, text
 
@@ -233,6 +233,8 @@ def check_winners(section, data, sort="id", direction="asc", show="all"):
 
 @pytest.fixture(scope="module")
 def desktop(make_page_module, site_url):
+    """The page the desktop tests share; the shared links are loaded afresh in it
+    (support.labs.open_again)."""
     return open_page(make_page_module, site_url, "#lab-winners")
 
 
@@ -253,8 +255,8 @@ def test_a_click_on_a_header_sorts_by_it_and_again_turns_the_order_round(desktop
 
 
 @pytest.mark.browser
-def test_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
-    page = open_page(make_page, site_url, "#lab-winners?sort=bm25&dir=desc&show=paraphrase")
+def test_by_keyboard_and_from_a_shared_link(desktop, site_url, data):
+    page = open_again(desktop, site_url, "#lab-winners?sort=bm25&dir=desc&show=paraphrase")
     section = lab(page, "winners")
     check_winners(section, data, "bm25", "desc", "paraphrase")
     expect(section.locator('input[name="winners-show"][value="paraphrase"]')).to_be_checked()
@@ -274,7 +276,7 @@ def test_by_keyboard_and_from_a_shared_link(make_page, site_url, data):
     check_winners(section, data, "dense", "desc", "typed")
     assert hash_of(page) == "#lab-winners?sort=dense&dir=desc&show=typed"
     # A link that names something unknown keeps the default.
-    other = open_page(make_page, site_url, "#lab-winners?sort=constructor&dir=up&show=all")
+    other = open_again(desktop, site_url, "#lab-winners?sort=constructor&dir=up&show=all")
     check_winners(lab(other, "winners"), data)
 
 
