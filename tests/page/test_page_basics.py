@@ -20,7 +20,8 @@ from selectolax.lexbor import LexborHTMLParser
 from playwright.sync_api import expect
 
 from support.browser import VIEWPORTS, colour_rules, element_screenshots, run_axe, screenshot
-from support.labs import LAB_NAMES, SCROLLS_ON_PURPOSE_JS, draw_a_frame, lab, open_deep_dive, open_page, render_everything
+from support.labs import (LAB_NAMES, SCROLLS_ON_PURPOSE_JS, draw_a_frame, lab, open_again, open_deep_dive, open_page,
+                           render_everything)
 
 pytestmark = pytest.mark.browser
 
@@ -45,21 +46,11 @@ def desktop(make_page_module, site_url):
 @pytest.fixture(scope="module")
 def tab(make_page_module):
     """One tab (1280x900, reduced motion, as open_page makes) that tests needing a page of their
-    own at that size load the page in again, each a fresh document (fresh_page): a new tab costs
+    own at that size load the page in again, each a fresh document (open_again): a new tab costs
     a new context and a renderer process of its own, some 0.5 to 0.8 CPU-seconds each time. For
     tests whose page keeps nothing in storage (the sample tabs' language and the reading path
     are kept in localStorage: those tests keep their own)."""
     return make_page_module(reduced_motion="reduce")
-
-
-def fresh_page(tab, site_url, hash_="", render_all=False):
-    """index.html<hash_> loaded again in the module's tab, from about:blank (so the load is a
-    new document even when the address is the same); render_all as open_page's."""
-    tab.goto("about:blank")
-    page = open_page(lambda **_: tab, site_url, hash_)
-    if render_all:
-        render_everything(page)
-    return page
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +104,7 @@ def test_the_first_load_is_the_page_its_stylesheet_and_the_runtime_only(make_pag
 
 
 def test_the_data_arrives_with_the_first_lab_and_nothing_leaves_the_machine(tab, site_url):
-    page = fresh_page(tab, site_url)
+    page = open_again(tab, site_url)
     lab(page, LAB_NAMES[0])
     assert page.evaluate("() => window.RAG.data.schema") == int(page.get_attribute("html", "data-schema"))
     page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -155,7 +146,7 @@ def test_without_javascript_the_contents_are_open_on_a_desktop(without_javascrip
 def test_a_section_link_scrolls_to_its_section(tab, site_url, desktop):
     ids = chapter_ids(desktop)
     slug = ids[len(ids) // 2]
-    page = fresh_page(tab, site_url, f"#{slug}")
+    page = open_again(tab, site_url, f"#{slug}")
     page.wait_for_function(
         "slug => Math.abs(document.getElementById(slug).getBoundingClientRect().top) < 120", arg=slug)
 
@@ -171,7 +162,7 @@ def test_lab_state_round_trips_through_the_link_without_new_history(desktop):
 
 @pytest.mark.parametrize("name", [LAB_NAMES[0], LAB_NAMES[-1]])
 def test_a_shared_lab_link_with_a_state_it_refuses_still_lands_on_the_lab(tab, site_url, name):
-    page = fresh_page(tab, site_url, f"#lab-{name}?unknown=1&q=no-such-question")
+    page = open_again(tab, site_url, f"#lab-{name}?unknown=1&q=no-such-question")
     section = lab(page, name)
     page.wait_for_function(
         "id => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 120", arg=f"lab-{name}")
@@ -196,7 +187,7 @@ def test_numbers_format_like_python(desktop):
 
 
 def test_glossary_term_opens_on_keyboard_focus_and_closes_with_escape(tab, site_url):
-    page = fresh_page(tab, site_url, render_all=True)
+    page = open_again(tab, site_url, render_all=True)
     assert page.locator("main a.term").count() > 0, "no glossary terms in the prose"
     for _ in range(400):
         page.keyboard.press("Tab")
@@ -368,7 +359,7 @@ BOXES_JS = r"""overflows => {
 def test_a_box_that_scrolls_a_little_keeps_its_tab_stop(tab, site_url):
     """A few pixels of overflow hide content as surely as many: only a box that scrolls nothing
     (or a pixel, rounding) is taken out of the tab order. Boxes a lab draws, near the screen."""
-    page = fresh_page(tab, site_url)
+    page = open_again(tab, site_url)
     overflows = [0, 1, 12, 60, 400]
     page.evaluate(BOXES_JS, overflows)
     want = [[0, None], [1, None], [12, "0"], [60, "0"], [400, "0"]]

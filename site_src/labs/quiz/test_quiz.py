@@ -16,7 +16,7 @@ from builder.practice_source import Choice, PracticeQuestion
 from builder.sources import section_index
 from site_src.labs.quiz import data as quiz
 from support.browser import element_screenshot, load_axe, run_axe
-from support.labs import hash_of, lab, link_of, open_deep_dive, open_page, sticking_out
+from support.labs import hash_of, lab, link_of, open_again, open_deep_dive, open_page, sticking_out
 from support.views import markup, text
 
 # ------------------------------------------------------------------ the data step
@@ -124,17 +124,10 @@ def test_a_link_keeps_only_real_choices_of_real_questions(views, data):
 @pytest.fixture(scope="module")
 def tab(make_page_module):
     """One tab (1280x900, reduced motion, as open_page makes) that the browser tests at that size
-    load the page in again, each a fresh document (fresh_page): a new tab costs a new context and
+    load the page in again, each a fresh document (open_again): a new tab costs a new context and
     a renderer process of its own, some 0.5 to 0.8 CPU-seconds each time. Nothing these tests do
     outlives the document: the quiz keeps its answers in the page and its link, not in storage."""
     return make_page_module(reduced_motion="reduce")
-
-
-def fresh_page(tab, site_url, hash_=""):
-    """index.html loaded again in the module's tab, from about:blank (so the load is a new
-    document even when the address is the same)."""
-    tab.goto("about:blank")
-    return open_page(lambda **_: tab, site_url, hash_)
 
 
 def block_item(page, qid):
@@ -157,7 +150,7 @@ def reasons(q, pick):
 
 @pytest.mark.browser
 def test_a_pick_at_the_end_of_a_section_shows_at_once_whether_it_is_right_and_why(tab, site_url, data):
-    page = fresh_page(tab, site_url)
+    page = open_again(tab, site_url)
     q = questions(data)[0]
     wrong = (q["answer"] + 1) % len(q["choices"])
     item = block_item(page, q["id"])
@@ -180,7 +173,7 @@ def test_a_pick_at_the_end_of_a_section_shows_at_once_whether_it_is_right_and_wh
 
 @pytest.mark.browser
 def test_by_keyboard_the_arrow_keys_browse_and_space_enter_or_leaving_answers(tab, site_url, data):
-    page = fresh_page(tab, site_url)
+    page = open_again(tab, site_url)
     first, second = [q for q in questions(data) if len(q["choices"]) == 4][:2]
     item = block_item(page, first["id"])
     radios = item.locator("input[type=radio]")
@@ -214,7 +207,7 @@ def test_by_keyboard_the_arrow_keys_browse_and_space_enter_or_leaving_answers(ta
 
 @pytest.mark.browser
 def test_answers_given_along_the_way_show_in_check_yourself(tab, site_url, data):
-    page = fresh_page(tab, site_url)
+    page = open_again(tab, site_url)
     early, later = questions(data)[0], questions(data)[-1]
     block_item(page, early["id"]).locator("label.practice-choice").nth(early["answer"]).click()
     assert page.evaluate("() => document.getElementById('lab-quiz').dataset.labState || null") is None, \
@@ -233,7 +226,7 @@ def test_answers_given_along_the_way_show_in_check_yourself(tab, site_url, data)
 @pytest.mark.browser
 def test_answers_given_in_check_yourself_show_in_the_sections_blocks_after_back(tab, site_url, data):
     """Issue 24: an answer given in the quiz showed nowhere once the reader followed "Back to section N"."""
-    page = fresh_page(tab, site_url)
+    page = open_again(tab, site_url)
     section = lab(page, "quiz")
     q = questions(data)[3]
     wrong = (q["answer"] + 1) % len(q["choices"])
@@ -257,7 +250,7 @@ def test_answers_given_in_check_yourself_show_in_the_sections_blocks_after_back(
 
 @pytest.mark.browser
 def test_the_quiz_answers_live_in_its_link_and_clear_my_answers_clears_them(tab, make_page, site_url, data):
-    page = fresh_page(tab, site_url)
+    page = open_again(tab, site_url)
     section = lab(page, "quiz")
     first, second = questions(data)[0], questions(data)[1]
     wrong = (second["answer"] + 1) % len(second["choices"])
@@ -284,7 +277,7 @@ def test_the_quiz_answers_live_in_its_link_and_clear_my_answers_clears_them(tab,
 
 @pytest.mark.browser
 def test_the_link_back_lands_on_the_question_at_the_end_of_its_section(tab, site_url, data):
-    page = fresh_page(tab, site_url)
+    page = open_again(tab, site_url)
     section = lab(page, "quiz")
     q = questions(data)[2]
     section.locator(f"li#quiz-{q['id']} .quiz-back a").click()
