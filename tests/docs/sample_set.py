@@ -1,7 +1,7 @@
 """The sample documents (corpus/sample-docs/) as the tests of 'Try it on your documents' use them:
 read and chunked by the page's own scripts in Node (tests/docs/node.py), searched by the Python
-engine (engine/bm25.py, ranking.py) with vectors of the Python engine's model, kept in
-.cache/test-docs/ by text hash (a warm run loads no model).
+engine (engine/bm25.py, ranking.py) with vectors of the Python engine's model, kept by text hash
+in the tests' reference cache (tests/support/reference.py; a warm run loads no model).
 
     chunks = chunked(node, {"chunker": "sentences", "limit": 40, "repeat": 1})
     runs = engine_runs(chunks, questions(), chunk_vectors, question_vectors)
@@ -17,9 +17,9 @@ from engine import settings
 from engine.bm25 import BM25
 from engine.ranking import bm25_ranking, dense_ranking, hybrid_ranking
 from support.paths import ROOT
+from support.reference import reference_vectors
 
 SAMPLE = ROOT / "corpus" / "sample-docs"
-CACHE = ROOT / ".cache" / "test-docs"
 SETTINGS = [  # the chunking lab's presets, and how build.py --corpus cuts a folder
     {"chunker": "fixed", "size": 25, "overlap": 0},
     {"chunker": "fixed", "size": 25, "overlap": 10},
@@ -48,15 +48,12 @@ def chunked(node, setting: dict) -> list[dict]:
 
 
 def embedded(texts: list[str]) -> np.ndarray:
-    """The Python engine's vectors (sentence-transformers), through the build's embedding cache."""
-    from builder.embed_cache import EmbeddingCache
-    from engine.dense import model_fingerprint
-
-    cache = EmbeddingCache(CACHE, model_fingerprint())
-    vectors = cache.embed(texts)
-    if cache.stats.computed:
-        cache.save(keep={*cache.entries})
-    return vectors
+    """The Python engine's vectors (sentence-transformers), through the tests' one reference cache
+    (tests/support/reference.py), where tests/corpus/test_sample_docs.py keeps the sample set's
+    vectors too: a text is embedded once for every test that asks, under the cache's lock (a
+    cache of their own here had no lock, so two test processes could each embed the same texts
+    and write over each other's additions)."""
+    return reference_vectors(texts)
 
 
 def engine_runs(chunks: list[dict], asked: list[dict], chunk_vectors: np.ndarray, question_vectors: np.ndarray) -> dict:

@@ -112,7 +112,7 @@ def live(page) -> dict:
 
 @pytest.fixture(scope="module")
 def reference(live) -> dict:
-    """sentence-transformers' vectors of the same texts (kept in .cache/test-docs by text hash)."""
+    """sentence-transformers' vectors of the same texts (kept by text hash: tests/support/reference.py)."""
     texts = [c["text"] for chunks in live["sets"] for c in chunks]
     return {"chunks": embedded(texts), "questions": embedded([q["question"] for q in questions()])}
 
