@@ -200,15 +200,22 @@ def ties(runs: dict, golden: list[dict], depth: int = TIE_DEPTH) -> list[dict]:
 
 
 def leads(runs: dict, golden: list[dict]) -> dict:
-    """Where a retriever puts a right passage first: by how much it leads the second passage
-    (question id -> retriever -> {first, second, gap}), the margin a lesson built on that rank rests on."""
+    """By how much each retriever's first passage leads its second, for every golden question
+    (question id -> retriever -> {first, second, gap, right}; right: the first is a right
+    passage): the margin a lesson built on a rank rests on. Kept where the first is wrong too, so
+    that a sentence about a right passage's lead, after an edit takes the first place from it, is
+    a claim that no longer holds (with what took the place), not a missing key.
+
+    Example: leads({"g1": {"dense": [["a", 0.9], ["b", 0.7]]}}, [{"id": "g1", "answers": ["b"]}])
+             -> {"g1": {"dense": {"first": "a", "second": "b", "gap": 0.2, "right": False}}}"""
     found = {}
     for q in golden:
         for name in ("dense", "bm25", "hybrid"):
-            ranking = runs[q["id"]][name]
-            if len(ranking) > 1 and ranking[0][0] in q["answers"]:
+            ranking = runs[q["id"]].get(name, [])
+            if len(ranking) > 1:
                 found.setdefault(q["id"], {})[name] = {"first": ranking[0][0], "second": ranking[1][0],
-                                                       "gap": round_score(ranking[0][1] - ranking[1][1])}
+                                                       "gap": round_score(ranking[0][1] - ranking[1][1]),
+                                                       "right": ranking[0][0] in q["answers"]}
     return found
 
 

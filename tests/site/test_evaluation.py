@@ -10,7 +10,7 @@ from statistics import NormalDist
 import pytest
 
 from builder.evaluation import (ALPHA, bonferroni, cited_ids, convex_summary, convex_sweep, fusion_sweep, holm,
-                                prompt_reach, significance, sweep_summary, two_passage_recall, wilson)
+                                leads, prompt_reach, significance, sweep_summary, two_passage_recall, wilson)
 from engine import settings
 
 
@@ -168,3 +168,17 @@ def test_on_the_help_center(data):
     assert two["right"] == ["api-limits", "err-4290"]
     hybrid = [pid for pid, _ in data["runs"]["api-rate-limit"]["hybrid"]]
     assert two["ranks"] == {pid: hybrid.index(pid) + 1 for pid in two["right"]}
+
+
+def test_a_lead_is_kept_whether_the_first_passage_is_right_or_not():
+    """The prose's sentence on g30's lead checks `first`: an edit that takes the first place from
+    the right passage makes it a claim that fails with what took the place (the bench's edit of
+    err-4021 did, and the section then stopped on a missing key instead)."""
+    runs = {"g1": {"dense": [["a", 0.9], ["b", 0.7]], "bm25": [["b", 3.0], ["a", 1.0]], "hybrid": [["b", 0.03]]},
+            "g2": {"dense": [["c", 0.5], ["d", 0.5]], "bm25": [], "hybrid": [["c", 0.03], ["d", 0.02]]}}
+    golden = [{"id": "g1", "answers": ["b"]}, {"id": "g2", "answers": ["c"]}]
+    assert leads(runs, golden) == {
+        "g1": {"dense": {"first": "a", "second": "b", "gap": 0.2, "right": False},
+               "bm25": {"first": "b", "second": "a", "gap": 2.0, "right": True}},
+        "g2": {"dense": {"first": "c", "second": "d", "gap": 0.0, "right": True},
+               "hybrid": {"first": "c", "second": "d", "gap": 0.01, "right": True}}}
