@@ -7,10 +7,17 @@ a script rather than ship it changed.
 Example: minify_js("const a = 1;  // one\\n") -> 'const a=1;\\n'
 """
 
+import re
+
 import rcssmin
 import rjsmin
 
 from builder.page.errors import ProseError
+
+
+# The characters that can change the scanner's state, in each state: it jumps from one to the
+# next (a character-by-character loop over the page's 92 scripts was a tenth of a no-op build).
+_NEXT = {"template": re.compile(r"[\\`$]"), "expression": re.compile(r"[/'\"`{}]"), None: re.compile(r"[/'\"`]")}
 
 
 def nested_template_literal(source: str) -> int | None:
@@ -21,10 +28,14 @@ def nested_template_literal(source: str) -> int | None:
     stack: list[list] = []  # ["template"] or ["expression", open braces]
     line, i, n = 1, 0, len(source)
     while i < n:
-        char, pair = source[i], source[i:i + 2]
-        if char == "\n":
-            line += 1
         top = stack[-1] if stack else None
+        found = _NEXT[top[0] if top else None].search(source, i)
+        j = found.start() if found else n
+        line += source.count("\n", i, j)
+        i = j
+        if i >= n:
+            break
+        char, pair = source[i], source[i:i + 2]
         if top and top[0] == "template":
             if char == "\\":
                 i += 2

@@ -56,15 +56,18 @@ EMBED_JS = """async ({ files, settings: cuts, asked }) => {
   return { sets, workers, chunkVectors: chunkVectors.map((v) => Array.from(v)), questionVectors: questionVectors.map((v) => Array.from(v)) };
 }"""
 
-# Each query's ranking of every chunk, with the places the page shows ([first, last] of its tie).
+# Each query's ranking of every chunk, with the places the page shows ([first, last] of its tie):
+# the reader's chunks tie where their cosines are within the browser model's tolerance, as the
+# hybrid view draws them (RAG.corpus.fromChunks's denseTolerance, data.live.cosine_tolerance).
 RANK_JS = """(every) => {
+  const tolerance = RAG.data.live.cosine_tolerance;
   const { sets, chunkVectors, questionVectors } = window.agreement;
   const ids = sets.flat().map((c, i) => `k${i}`);
   const flat = new Float32Array(chunkVectors.length * 384);
   chunkVectors.forEach((v, i) => flat.set(v, i * 384));
   return [...questionVectors, ...chunkVectors.filter((_, i) => i % every === 0)].map((q) => {
     const ranking = RAG.engine.denseRanking(ids, flat, q);
-    return { ids: ranking.map(([id]) => id), places: RAG.engine.places(ranking) };
+    return { ids: ranking.map(([id]) => id), places: RAG.engine.places(ranking, tolerance) };
   });
 }"""
 
