@@ -16,11 +16,15 @@ predictions before labs (the issue's budget: at most ESSENTIAL_WORDS).
 Example: minutes(Words(prose=360)) -> 2.0; lab_minutes(5) -> 5; spoken(64.4) -> '1 h 04 min'
 """
 
+import hashlib
+import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 
+from builder.code_key import code_key
 from builder.page.asides import time_mark
 from builder.page.errors import ProseError
 
@@ -186,6 +190,32 @@ def section_time(html: str, seen: set[str] | None = None) -> SectionTime:
     for words in counter.dives.values():
         essential = essential.minus(words)
     return SectionTime(everything, everything - sum(dives.values()), dives, essential.prose - essential.apart)
+
+
+def page_times(bodies: list[str], cache_dir: Path | None = None) -> list[SectionTime]:
+    """section_time of each section's body, in page order (a practice question the quiz asks
+    again counts once), kept in cache_dir/reading-times.json by the bodies and this module's
+    code: a rebuild with nothing new reads them rather than parse the page's HTML again (a tenth
+    of such a build's time)."""
+    digest = hashlib.sha256(code_key([Path(__file__)]).encode())
+    for body in bodies:
+        digest.update(b"\0" + body.encode("utf-8"))
+    path = cache_dir / "reading-times.json" if cache_dir else None
+    if path and path.is_file():
+        try:
+            kept = json.loads(path.read_text("utf-8"))
+            if kept["key"] == digest.hexdigest():
+                return [SectionTime(**time) for time in kept["times"]]
+        except (ValueError, KeyError, TypeError):
+            pass  # written by other code, or damaged: count again
+    seen: set[str] = set()
+    times = [section_time(body, seen) for body in bodies]
+    if path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"key": digest.hexdigest(), "times": [asdict(t) for t in times]}), "utf-8")
+        tmp.replace(path)
+    return times
 
 
 def fill_dives(html: str, time: SectionTime) -> str:

@@ -185,8 +185,7 @@ def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progres
         quiz.giveaways.extend(stated)
         if strict_claims and stated:
             raise practice.PracticeFailed(stated, claims.failures())
-    practice_seen: set[str] = set()  # a question the quiz asks again is counted once
-    times = [reading_time.section_time(body, practice_seen) for body in bodies]
+    times = reading_time.page_times(bodies, cache_dir)
     totals = {"everything": sum(t.everything for t in times), "essentials": sum(t.essentials for t in times)}
     # Read above with their controls (the practice's giveaways, the reading times skip templates).
     bodies, controls = lab_controls.take_out_of(bodies)

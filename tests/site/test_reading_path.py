@@ -98,3 +98,21 @@ def test_each_deep_dive_says_its_time_in_its_summary(tmp_path):
     section = render(tmp_path, '{% aside "Long" %}\n' + "word " * 360 + "\n{% endaside %}\n")
     time = section_time(section.html)
     assert "2 min</span></summary>" in reading_time.fill_dives(section.html, time)
+
+
+def test_the_page_times_are_kept_between_builds_and_counted_again_when_a_body_changes(tmp_path, monkeypatch):
+    """builder/page/reading_time.py page_times: a rebuild with the same section bodies reads the
+    times it kept; a changed body is counted again; both as section_time counts them."""
+    from builder.page import reading_time
+
+    bodies = ["<p>" + "word " * 360 + "</p>", "<pre><code>" + "x " * 240 + "</code></pre>"]
+    counted = []
+    real = reading_time.section_time
+    monkeypatch.setattr(reading_time, "section_time", lambda body, seen=None: counted.append(body) or real(body, seen))
+    first = reading_time.page_times(bodies, tmp_path)
+    assert [t.everything for t in first] == [2, 2] and len(counted) == 2
+    assert reading_time.page_times(bodies, tmp_path) == first and len(counted) == 2  # read, not counted
+    changed = reading_time.page_times([bodies[0], bodies[1] + "<p>one more</p>"], tmp_path)
+    assert len(counted) == 4 and changed[1].everything > first[1].everything
+    (tmp_path / "reading-times.json").write_text("{not json", "utf-8")
+    assert reading_time.page_times(bodies, tmp_path) == first and len(counted) == 6  # a damaged file: counted again
