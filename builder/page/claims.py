@@ -13,6 +13,7 @@ The check is a Python expression over the same helpers the prose uses for number
 
 import ast
 import re
+import sys
 from dataclasses import dataclass, field
 
 from jinja2 import nodes
@@ -79,6 +80,20 @@ def plain_text(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", "", html).split())
 
 
+def running_template() -> tuple[str, int]:
+    """(where, line) of the Jinja template now running: a section's file and its line (prose.py
+    renders a section from "\n" + body with _section, so template lines are the file's), or ("?", 0)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            context = frame.f_locals.get("context")  # a section is rendered with _section=its file
+            where = (context.get("_section") if context is not None else None) or template.name or "?"
+            return where, template.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return "?", 0
+
+
 class ClaimRegistry:
     def __init__(self, namespace: dict, left_out=None):
         self.namespace = namespace
@@ -102,6 +117,17 @@ class ClaimRegistry:
                 except Exception as error:
                     value = f"<{type(error).__name__}: {error}>"
                 result.seen.append((part, repr(value)))
+        self.results.append(result)
+        return result
+
+    def untrue_elsewhere(self, statement: str) -> ClaimResult:
+        """A statement of the prose outside a {% claim %} that does not hold (a tied rank written
+        as a rank, in a build whose prose may be untrue): reported like a false claim, where the
+        template running now stands, and kept with its section's claims, so that a strict build
+        reusing the section still stops on it."""
+        section, line = running_template()
+        result = ClaimResult(self.next_id(section), section, line, statement, "a rank of its own", False,
+                             error="TiedRank: " + statement)
         self.results.append(result)
         return result
 

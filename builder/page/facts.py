@@ -100,7 +100,11 @@ def section_ref(numbers: dict[str, int], *slugs: str, cap: bool = False, to: boo
 
 
 class Facts:
-    def __init__(self, data: dict):
+    def __init__(self, data: dict, on_tie=None):
+        """`on_tie(message)`: what a tied rank does when the prose may be untrue (claims as
+        warnings): it is reported, and the rank written is the first of its place. None: a tied
+        rank stops the build (TiedRank)."""
+        self.on_tie = on_tie
         data = boxed(data)
         self.data = data
         self.questions = {q["id"]: q for q in data["questions"]}
@@ -144,9 +148,13 @@ class Facts:
         if at is not None:
             first, last = places(ranking)[at - 1]
             if last > first:
-                raise TiedRank(f"rank({question!r}, {retriever!r}{', ' + repr(passage) if passage else ''}): {pid} shares "
-                               f"its score with {last - first} other passage(s), places {first} to {last}: its rank is "
-                               f"only the corpus's order (fix: write place(...), \"{first}=\", and say it is a tie)")
+                message = (f"rank({question!r}, {retriever!r}{', ' + repr(passage) if passage else ''}): {pid} shares "
+                           f"its score with {last - first} other passage(s), places {first} to {last}: its rank is "
+                           f"only the corpus's order (fix: write place(...), \"{first}=\", and say it is a tie)")
+                if self.on_tie is None:
+                    raise TiedRank(message)
+                self.on_tie(message)
+                return first
         return at
 
     def span(self, question: str, retriever: str, passage: str | None = None) -> list[int] | None:

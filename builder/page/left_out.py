@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from jinja2 import ChainableUndefined, Undefined
 from markupsafe import Markup
 
+from builder.page.claims import running_template
+
 OPEN, CLOSE = "\ue000", "\ue001"  # private-use characters around a mark's number: never in prose
 MARK = re.compile(OPEN + r"(\d+)" + CLOSE)
 # Where a sentence ends: . ! or ?, then closing quotes, brackets, emphasis or tags, then white space.
@@ -62,15 +64,9 @@ class Mark:
 
 
 def template_line() -> str:
-    """The line of the Jinja template now running, or '?'. A section's template lines are its
-    file's (builder/page/prose.py renders it from "\n" + body)."""
-    frame = sys._getframe(1)
-    while frame is not None:
-        template = frame.f_globals.get("__jinja_template__")
-        if template is not None:
-            return str(template.get_corresponding_lineno(frame.f_lineno))
-        frame = frame.f_back
-    return "?"
+    """The line of the Jinja template now running, or '?' (claims.py running_template)."""
+    line = running_template()[1]
+    return str(line) if line else "?"
 
 
 @dataclass

@@ -126,3 +126,36 @@ def test_a_claim_check_can_use_helpers_inside_a_comprehension():
     held = registry.evaluate("all(rank(q) <= 3 for q in qs) and sorted(qs, key=lambda q: -rank(q)) == ['b', 'a']",
                              "test", 1, "body")
     assert held.held, held.error
+
+
+def tied_facts(on_tie=None):
+    from builder.page.facts import Facts
+
+    data = {"questions": [{"id": "g1", "text": "Where is my refund?", "answers": ["refund-new"]}],
+            "passages": [{"id": "refund-old"}, {"id": "refund-new"}],
+            "runs": {"g1": {"dense": [["refund-old", 0.5], ["refund-new", 0.5]], "bm25": [], "hybrid": []}}}
+    return Facts(data, on_tie=on_tie)
+
+
+def test_a_tied_rank_stops_a_strict_build_naming_its_line(tmp_path):
+    with pytest.raises(ProseError, match=r"05-dense-sparse.md:4: rank\('g1', 'dense'\): refund-new shares its score"):
+        render(tmp_path, "Intro.\n\nDense puts it at {{ rank('g1', 'dense') }}.\n", {"rank": tied_facts().rank})
+
+
+def test_with_claims_as_warnings_a_tied_rank_is_a_statement_that_does_not_hold(tmp_path):
+    """The build goes on, writing the first rank of the place; the tie is reported like a false
+    claim, in its section and line, and kept with the section's claims (so a strict build that
+    reuses the cached section still stops on it)."""
+    registry = []
+    facts = tied_facts(on_tie=lambda statement: registry[0].untrue_elsewhere(statement))
+    path = tmp_path / "05-dense-sparse.md"
+    path.write_text("# Dense and sparse\nIntro.\n\nDense puts it at {{ rank('g1', 'dense') }}.\n")
+    claims = ClaimRegistry({"rank": facts.rank})
+    registry.append(claims)
+    glossary = GlossaryLinks([{"term": "BM25", "slug": "bm25", "definition": "d", "aliases": []}])
+    section = render_section(path, prose_environment(claims), {"rank": facts.rank}, glossary, lambda f: {})
+    assert "Dense puts it at 1." in section.html
+    [failed] = claims.failures()
+    assert (failed.section, failed.line, failed.id) == ("site_src/sections/05-dense-sparse.md", 4, "claim-05-1")
+    assert "refund-new shares its score with 1 other passage(s), places 1 to 2" in failed.sentence
+    assert "[FAILED]" in failed.describe() and "TiedRank" in failed.describe()
