@@ -105,6 +105,8 @@ class EmbeddingCache:
         others = [key for key in dict.fromkeys(self.recent + sorted(self.entries))
                   if key in self.entries and key not in seen]
         order = first + others[:max(0, MAX_ENTRIES - len(first))]
+        if not self.stats.computed and order == self.recent and len(order) == len(self.entries) and self.path.is_file():
+            return  # nothing embedded and the same order: the file holds this already (a no-op build writes nothing)
         entries = {key: self.entries[key] for key in order}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"schema": SCHEMA, "model": self.fingerprint, "code": self.code, "checksum": _checksum(entries),
@@ -112,3 +114,4 @@ class EmbeddingCache:
         temp = self.path.with_suffix(".tmp")
         temp.write_text(json.dumps(payload, sort_keys=True), "utf-8")
         os.replace(temp, self.path)
+        self.recent = order

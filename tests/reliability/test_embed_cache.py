@@ -93,3 +93,25 @@ def test_past_the_bound_the_least_recently_used_texts_go_first_and_a_builds_own_
     big.embed(many)
     big.save(keep={text_key(t) for t in many})
     assert set(EmbeddingCache(tmp_path, "model-a").entries) == {text_key(t) for t in many}, "a build's own: all kept"
+
+
+def test_a_build_with_nothing_new_leaves_the_file_alone_and_one_that_embedded_writes_it(tmp_path, fake_model):
+    """A no-op build writes no embedding cache (its seven megabytes were a tenth of such a build);
+    a build that embedded anything writes it, even where the texts' order is the file's (a file
+    whose entries were discarded as damaged is written again once its texts are embedded)."""
+    first = EmbeddingCache(tmp_path, "model-a")
+    first.embed(TEXTS)
+    first.save(keep={text_key(t) for t in TEXTS})
+    written = (first.path.stat().st_mtime_ns, first.path.read_bytes())
+    again = EmbeddingCache(tmp_path, "model-a")
+    again.embed(TEXTS)
+    again.save(keep={text_key(t) for t in TEXTS})
+    assert (again.path.stat().st_mtime_ns, again.path.read_bytes()) == written
+    payload = json.loads(first.path.read_text())
+    payload["entries"][sorted(payload["entries"])[0]] = base64.b64encode(np.ones(384, dtype="<f4").tobytes()).decode()
+    first.path.write_text(json.dumps(payload))  # its checksum no longer matches: discarded, all embedded again
+    damaged = EmbeddingCache(tmp_path, "model-a")
+    damaged.embed(TEXTS)
+    damaged.save(keep={text_key(t) for t in TEXTS})
+    assert damaged.stats.computed == len(TEXTS)
+    assert EmbeddingCache(tmp_path, "model-a").entries == again.entries
