@@ -80,7 +80,8 @@ def render_lab(name: str, namespace: dict, options: dict, views: lab_views.LabVi
 def render_page(data: dict, cache_dir: Path, strict_claims: bool = True, progress=None,
                 left_out: leaving.LeftOut | None = None) -> RenderedPage:
     """`progress(done, total)`, if given, is told as each uncached sample program finishes."""
-    # A tied rank written as a rank stops a strict build; with claims as warnings it is one.
+    # A tied rank written as a rank stops a strict build; with claims as warnings it is reported as
+    # one that does not hold (the registry is made just below, from the facts' namespace).
     facts = Facts(data, on_tie=None if strict_claims else lambda statement: claims.untrue_elsewhere(statement))
     namespace = facts.namespace()
     if left_out is not None:

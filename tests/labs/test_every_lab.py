@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from builder.labs import BY_NAME, LABS
 from support.browser import SLOW_NETWORK
-from support.labs import LAB_NAMES, drawn, lab, open_again, open_deep_dive, open_page, outline
+from support.labs import LAB_NAMES, drawn, kept_page, lab, open_again, open_deep_dive, open_page, outline
 from support.paths import ROOT
 from support.views import built_controls, check_views, control_axes, preset_states, range_keys
 
@@ -249,9 +249,9 @@ def test_no_lab_starts_at_load_and_each_starts_when_the_reader_reaches_it(two_pa
 
 @pytest.fixture(scope="module")
 def spare_page(make_page_module):
-    """A page the tests below load afresh (support.labs.open_again), one link each, rather than
-    a new browser context each: the link, a fault or a broken file is each test's own."""
-    return make_page_module(reduced_motion="reduce")
+    """A page (support.labs.kept_page) the tests below load afresh (open_again), one link each:
+    the link, a fault or a broken file is each test's own."""
+    return kept_page(make_page_module)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ with its bar and output (test-artifacts/screenshots/glance-<lab>.png)."""
 import pytest
 
 from support.browser import SCREENSHOTS
-from support.labs import lab, lay_out_every_section, open_page
+from support.labs import emulated, lab, lay_out_every_section, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -238,11 +238,8 @@ def test_the_chunking_labs_two_underlines_are_easy_to_tell_apart(screen, scheme)
     # of theme then restyles one section, not the whole page.
     lay_out_every_section(screen, laid_out=False)
     lab(screen, "chunking")
-    screen.emulate_media(color_scheme=scheme)
-    try:
+    with emulated(screen, color_scheme=scheme):
         lines = screen.evaluate(LINES_JS)
-    finally:
-        screen.emulate_media(color_scheme="light")
     for name in ("odd", "even"):
         assert contrast(lines[name], lines["paper"]) >= 3, f"{scheme}: the {name} chunks' line {lines[name]} on {lines['paper']}"
     apart = abs(hue(lines["odd"]) - hue(lines["even"]))

@@ -20,8 +20,8 @@ from selectolax.lexbor import LexborHTMLParser
 from playwright.sync_api import expect
 
 from support.browser import VIEWPORTS, colour_rules, element_screenshots, run_axe, screenshot
-from support.labs import (LAB_NAMES, SCROLLS_ON_PURPOSE_JS, draw_a_frame, lab, open_again, open_deep_dive, open_page,
-                           render_everything)
+from support.labs import (LAB_NAMES, SCROLLS_ON_PURPOSE_JS, draw_a_frame, kept_page, lab, open_again, open_deep_dive,
+                           open_page, render_everything)
 
 pytestmark = pytest.mark.browser
 
@@ -45,12 +45,11 @@ def desktop(make_page_module, site_url):
 
 @pytest.fixture(scope="module")
 def tab(make_page_module):
-    """One tab (1280x900, reduced motion, as open_page makes) that tests needing a page of their
-    own at that size load the page in again, each a fresh document (open_again): a new tab costs
-    a new context and a renderer process of its own, some 0.5 to 0.8 CPU-seconds each time. For
-    tests whose page keeps nothing in storage (the sample tabs' language and the reading path
-    are kept in localStorage: those tests keep their own)."""
-    return make_page_module(reduced_motion="reduce")
+    """One tab at 1280x900 (support.labs.kept_page) that tests needing a page of their own at that
+    size load the page in again, each a fresh document (open_again). For tests whose page keeps
+    nothing in storage (the sample tabs' language and the reading path are kept in localStorage:
+    those tests keep their own)."""
+    return kept_page(make_page_module)
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@ reader does (by reaching it) and wait until it is ready, and read what a lab dre
 that two drawings can be compared in."""
 
 import json
+from contextlib import contextmanager
 
 from playwright.sync_api import expect
 
@@ -11,39 +12,67 @@ from builder.labs import LABS
 LAB_NAMES = tuple(lab.name for lab in LABS)
 
 
+# How every test page opens: with reduced motion, so scrolls are instant (smooth ones would make
+# screenshots and scroll checks wait), in the light scheme on a screen; `emulated` puts a page back so.
+PAGE_MEDIA = {"reduced_motion": "reduce", "color_scheme": "light", "media": "screen"}
+
+
 def open_page(make_page, site_url, hash_="", render_all=False, **options):
-    """index.html in a new guarded page, scrolling instantly (smooth scrolls would make
-    screenshots and scroll checks wait).
+    """index.html in a new guarded page, scrolling instantly.
 
     The page skips far sections and labs until the reader nears them (content-visibility), which leaves
     their text out of innerText; a test that reads far text (or runs axe over the whole page)
     passes render_all=True to lay out every section at once. lab() lays out its own section."""
-    options.setdefault("reduced_motion", "reduce")
-    page = make_page(**options)
-    page.goto(site_url + "index.html" + hash_)
-    page.wait_for_load_state("load")
-    if render_all:
-        render_everything(page)
-    return page
+    options.setdefault("reduced_motion", PAGE_MEDIA["reduced_motion"])
+    return arrive(make_page(**options), site_url, hash_, render_all)
+
+
+def kept_page(make_page_module, **options):
+    """A page a test module keeps (make_page_module), opened as open_page opens one, for tests that
+    load the page afresh in it (open_again) or follow a link on it (follow_link) rather than open
+    a new browser context each: a new context cost about 1.7 CPU-seconds a page on this machine
+    (a renderer process of its own), a load in a kept one 0.6. Only for tests whose page keeps
+    nothing in storage or in its context that the next test would find.
+
+    Example: tab = kept_page(make_page_module, viewport={"width": 360, "height": 780}, is_mobile=True)"""
+    options.setdefault("reduced_motion", PAGE_MEDIA["reduced_motion"])
+    return make_page_module(**options)
 
 
 def open_again(page, site_url, hash_="", render_all=False):
-    """index.html loaded afresh at `hash_` in a page a module keeps (make_page_module): a new
-    document, as a reader opens a shared link, its labs started anew from the link alone.
+    """index.html loaded afresh at `hash_` in a kept page (kept_page): a new document, as a reader
+    opens a shared link, its labs started anew from the link alone.
 
     Through about:blank, since a change of the hash alone would be a same-document navigation
-    (the lab's hashchange path, not a link opened). The page's context, and its browser
-    process, are kept: a new context per link cost about 1.7 CPU-seconds a page on this
-    machine, a load in a kept one 0.6. The page's options (viewport, JavaScript, motion) stay as
-    the module opened it; a test that needs others opens a page of its own.
+    (the lab's hashchange path, not a link opened). The page's options (viewport, JavaScript,
+    motion) stay as the module opened it; a test that needs others opens a page of its own.
 
     Example: section = lab(open_again(shared, site_url, "#lab-bm25?q=g30"), "bm25")"""
     page.goto("about:blank")
+    return arrive(page, site_url, hash_, render_all)
+
+
+def arrive(page, site_url, hash_="", render_all=False):
+    """index.html<hash_> loaded in `page`, every section laid out when render_all."""
     page.goto(site_url + "index.html" + hash_)
     page.wait_for_load_state("load")
     if render_all:
         render_everything(page)
     return page
+
+
+@contextmanager
+def emulated(page, **media):
+    """The page with these media features emulated (page.emulate_media's: reduced_motion,
+    color_scheme, media) for the block, put back as every test page opens (PAGE_MEDIA) after it:
+    for a page the module's other tests share.
+
+    Example: with emulated(desktop, color_scheme="dark"): colours = read(desktop)"""
+    page.emulate_media(**media)
+    try:
+        yield page
+    finally:
+        page.emulate_media(**{key: PAGE_MEDIA[key] for key in media})
 
 
 # A link followed on the open page, once every lab has written its last state into the link (a

@@ -30,7 +30,7 @@ from site_src.labs.chunking import data as chunking
 from site_src.labs.chunking.data import (GRID, PRESETS, SETTINGS, chunk_outcomes, chunk_page, chunk_with, facts_in,
                                          grid_settings, page_text, prose_of, score_chunks, text_key)
 from support.browser import TRACE_CATEGORIES, main_thread_tasks
-from support.labs import follow_link, hash_of, lab, open_again, open_page, sticking_out
+from support.labs import emulated, follow_link, hash_of, kept_page, lab, open_again, open_page, sticking_out
 from support.paths import ROOT
 from support.views import markup, text
 
@@ -739,14 +739,11 @@ def test_odd_and_even_chunks_lines_are_told_apart_in_both_themes(desktop, scheme
     from the other's: the dark theme's blue and violet, two pastels of one lightness, were
     ΔE 23 apart, and readers could not tell them apart. (The preset fixed-25-overlap-10, on the
     desktop tests' page, its colour scheme emulated for this test.)"""
-    desktop.emulate_media(color_scheme=scheme)
-    try:
+    with emulated(desktop, color_scheme=scheme):
         follow_link(desktop, "#lab-chunking?chunker=fixed&size=25&overlap=10&limit=40&repeat=1&q=q1")
         section = lab(desktop, "chunking")
         images = section.evaluate("""s => ['in-odd', 'in-even'].map((c) =>
             getComputedStyle(s.querySelector(`.chunk-run.${c}:not(.in-odd.in-even)`)).backgroundImage)""")
-    finally:
-        desktop.emulate_media(color_scheme="light")
     colours = [tuple(int(v) for v in re.search(r"rgb\((\d+), (\d+), (\d+)\)", image).groups()) for image in images]
     assert images[0].startswith("linear-gradient") and images[1].startswith("repeating-linear-gradient"), images
     assert delta_e(*colours) >= 50, f"{scheme}: the lines' colours {colours} are ΔE {delta_e(*colours):.0f} apart"
@@ -777,8 +774,7 @@ def test_with_reduced_motion_nothing_in_the_lab_moves(desktop):
 @pytest.fixture(scope="module")
 def phone(make_page_module):
     """A phone's page the phone tests share, each loading its link afresh."""
-    return make_page_module(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True,
-                            reduced_motion="reduce")
+    return kept_page(make_page_module, viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True)
 
 
 @pytest.mark.browser

@@ -25,7 +25,7 @@ from engine.fusion import rrf
 from engine.ranking import places, rank_label, round_score
 from site_src.labs.hybrid import data as hybrid
 from support.browser import TRACE_CATEGORIES, main_thread_tasks
-from support.labs import follow_link, hash_of, lab, open_again, open_page
+from support.labs import emulated, follow_link, hash_of, kept_page, lab, open_again, open_page
 from support.views import markup, text
 
 DIGITS = {"dense": 3, "bm25": 3, "hybrid": 5}
@@ -432,8 +432,7 @@ def test_a_drag_redraws_within_a_frame_and_no_task_is_long(desktop, browser, tmp
     k_sweep = list(range(60, 0, -3)) + list(range(1, 101, 3)) + list(range(100, 59, -3))
     depth_sweep = list(range(8, 0, -1)) + list(range(1, 21)) + list(range(20, 7, -1))
     drags = ((K, k_sweep), (DEPTH, depth_sweep))
-    desktop.emulate_media(reduced_motion="no-preference")
-    try:
+    with emulated(desktop, reduced_motion="no-preference"):
         follow(desktop, "#lab-hybrid?q=upload-4021&k=60&depth=8")
         trace = tmp_path / "trace.json"
         browser.start_tracing(page=desktop, path=str(trace), categories=TRACE_CATEGORIES)
@@ -442,8 +441,6 @@ def test_a_drag_redraws_within_a_frame_and_no_task_is_long(desktop, browser, tmp
                              for sweep in range(SWEEPS)]
                   for selector, values in drags}
         browser.stop_tracing()
-    finally:
-        desktop.emulate_media(reduced_motion="reduce")
     tasks = main_thread_tasks(json.loads(trace.read_text("utf-8")))
     longest = max(tasks, key=lambda task: task["cpu"])
     for selector, values in drags:
@@ -550,8 +547,7 @@ def test_the_readout_counts_a_vote_at_rank_depth_and_none_one_below(desktop, dat
 def test_the_chart_moves_when_k_changes_unless_the_reader_asks_for_reduced_motion(desktop, motion):
     """On the desktop tests' page, the reader's preference emulated for this test (the motion
     is the stylesheet's alone, read as the redraw happens)."""
-    desktop.emulate_media(reduced_motion=motion)
-    try:
+    with emulated(desktop, reduced_motion=motion):
         section = follow(desktop, "#lab-hybrid?q=upload-4021&k=60&depth=8")
         # Read in the drag's own task: the glide lasts 0.45 s, longer than a busy test machine may
         # take between two calls. The page's reduced-motion rule leaves a 0.01 ms transition, which
@@ -561,8 +557,6 @@ def test_the_chart_moves_when_k_changes_unless_the_reader_asks_for_reduced_motio
             requestAnimationFrame(() => done(el.closest('section').querySelector('svg.slope')
                 .getAnimations({subtree: true}).map(a => a.effect.getTiming().duration)));
         })""")
-    finally:
-        desktop.emulate_media(reduced_motion="reduce")
     visible = [ms for ms in durations if ms >= 100]
     if motion == "reduce":
         assert visible == [], f"passages glide for {visible} ms although the reader asked for reduced motion"
@@ -584,8 +578,7 @@ def test_a_shared_link_restores_the_question_and_both_sliders(desktop, site_url,
 @pytest.fixture(scope="module")
 def phone(make_page_module):
     """A phone's page the phone tests share, each loading the lab's link afresh at its width."""
-    return make_page_module(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
-                            reduced_motion="reduce")
+    return kept_page(make_page_module, viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True)
 
 
 @pytest.mark.browser

@@ -18,7 +18,7 @@ from engine.ranking import places, rank_label
 from engine.readers import Reader
 from site_src.labs.permissions import data as permissions
 from support.browser import VIEWPORTS
-from support.labs import hash_of, lab, open_again, open_page, sticking_out
+from support.labs import hash_of, kept_page, lab, open_again, open_page, sticking_out
 from support.views import markup, text
 
 PICKER = 'select[data-picker="question"]'
@@ -282,7 +282,7 @@ def check_state(section, data, reader, q, k):
 def shared(make_page_module):
     """One page for the tests with JavaScript: each loads its link afresh in it
     (support.labs.open_again), at the size it needs (1280x900 unless it says)."""
-    return make_page_module(reduced_motion="reduce")
+    return kept_page(make_page_module)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from builder.practice_source import Choice, PracticeQuestion
 from builder.sources import section_index
 from site_src.labs.quiz import data as quiz
 from support.browser import element_screenshot, load_axe, run_axe
-from support.labs import hash_of, lab, link_of, open_again, open_deep_dive, open_page, sticking_out
+from support.labs import hash_of, kept_page, lab, link_of, open_again, open_deep_dive, open_page, sticking_out
 from support.views import markup, text
 
 # ------------------------------------------------------------------ the data step
@@ -123,11 +123,10 @@ def test_a_link_keeps_only_real_choices_of_real_questions(views, data):
 
 @pytest.fixture(scope="module")
 def tab(make_page_module):
-    """One tab (1280x900, reduced motion, as open_page makes) that the browser tests at that size
-    load the page in again, each a fresh document (open_again): a new tab costs a new context and
-    a renderer process of its own, some 0.5 to 0.8 CPU-seconds each time. Nothing these tests do
-    outlives the document: the quiz keeps its answers in the page and its link, not in storage."""
-    return make_page_module(reduced_motion="reduce")
+    """One tab at 1280x900 (support.labs.kept_page) that the browser tests at that size load the
+    page in again, each a fresh document (open_again). Nothing these tests do outlives the
+    document: the quiz keeps its answers in the page and its link, not in storage."""
+    return kept_page(make_page_module)
 
 
 def block_item(page, qid):

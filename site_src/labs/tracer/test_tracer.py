@@ -15,7 +15,7 @@ from engine.citations import answer_sentences
 from engine.ranking import places, rank_label
 from site_src.labs.tracer import data as tracer_lab
 from support.browser import VIEWPORTS
-from support.labs import draw_a_frame, hash_of, lab, open_again, open_page, sticking_out
+from support.labs import draw_a_frame, hash_of, kept_page, lab, open_again, open_page, sticking_out
 from support.views import markup, text
 
 STAGES = ["dense", "bm25", "fused", "rerank", "prompt", "answer", "check"]
@@ -227,7 +227,7 @@ def desktop(make_page_module, site_url):
 @pytest.fixture(scope="module")
 def static(make_page_module):
     """The page the tests without JavaScript share, each loading it afresh at its size."""
-    return make_page_module(reduced_motion="reduce", java_script_enabled=False)
+    return kept_page(make_page_module, java_script_enabled=False)
 
 
 @pytest.mark.browser
