@@ -175,8 +175,11 @@ def test_screenshots_of_an_open_card(card_page):
     card_page.emulate_media(color_scheme="light")
 
 
-# What of a lab's output lies under its open card: the rows of its lists, its lines and pictures.
-COVERED_JS = """(section) => {
+# What of a lab's output lies under its open card: the rows of its lists, its lines and pictures,
+# as the next painted frame shows them (a lab that redraws moves the card in its next frame, so a
+# script run between the redraw and that frame could see a state no reader ever sees).
+COVERED_JS = """async (section) => {
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     const card = section.querySelector('.card-host').getBoundingClientRect();
     const under = (r) => r.width > 0 && r.height > 0 && r.left < card.right - 1 && r.right > card.left + 1
         && r.top < card.bottom - 1 && r.bottom > card.top + 1;
