@@ -47,9 +47,19 @@ serve: $(PY_DEPS) $(NODE_DEPS)
 bench: $(PY_DEPS) $(NODE_DEPS) $(SYS_DEPS)
 	$(PY) scripts/bench.py $(BENCH_FLAGS)
 
-$(PY_DEPS): requirements.txt
+# requirements.txt pins every package, dependencies included, so each goes in as listed (--no-deps).
+# torch through pip, which reads the machine's pip configuration (where this workplace keeps its
+# CPU build; PyPI's default torch is the multi-GB CUDA one); the others through uv at the same time,
+# with the system's certificates (--system-certs). Measured here on a new venv with empty caches:
+# 11 to 16 s in all, against 30 s for pip alone.
+$(PY_DEPS): requirements.txt requirements-tools.txt
 	$(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install --disable-pip-version-check --no-compile -q -r requirements.txt
+	$(VENV)/bin/pip install --disable-pip-version-check -q $$(grep '^uv==' requirements-tools.txt)
+	grep -v '^torch==' requirements.txt > $(VENV)/requirements-but-torch.txt
+	$(VENV)/bin/pip install --disable-pip-version-check --no-compile --no-deps -q $$(grep '^torch==' requirements.txt) & \
+	  $(VENV)/bin/uv pip install --python $(PY) --system-certs --no-deps -q -r $(VENV)/requirements-but-torch.txt; \
+	  uv=$$?; wait $$! && [ $$uv -eq 0 ]
+	$(VENV)/bin/pip check --disable-pip-version-check -q
 	touch $@
 
 $(NODE_DEPS): package.json package-lock.json $(BUILD_SYS_DEPS)
