@@ -51,12 +51,37 @@ class ClaimFailed(Exception):
                          f"the numbers (or fix the corpus):\n{lines}")
 
 
+def _scoped(tree: ast.AST) -> set[int]:
+    """The ids of the nodes inside a comprehension or a lambda that only make sense there (they
+    read its own names); a comprehension's first iterable is evaluated outside it, so it stays."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            parts = [getattr(node, name) for name in ("elt", "key", "value") if hasattr(node, name)]
+            for at, generator in enumerate(node.generators):
+                parts += [generator.target, *generator.ifs] + ([generator.iter] if at else [])
+        elif isinstance(node, ast.Lambda):
+            parts = [node.body]
+        else:
+            continue
+        inside.update(id(inner) for part in parts for inner in ast.walk(part))
+    return inside
+
+
 def parts_of(check: str) -> list[str]:
     """The sub-expressions worth showing when a check fails: the sides of every comparison
-    and every call, outermost first, without repeats."""
+    and every call, outermost first, without repeats; not those inside a comprehension or a
+    lambda that read its own names (pid in `sum(1 for pid in ids(...) if pid.startswith(...))`),
+    which have no value outside it.
+
+    Example: parts_of("sum(1 for p in ids('q') if p.startswith('err-')) > 2") -> ["sum(1 for p in ids('q') if p.startswith('err-'))", "ids('q')"]
+    """
     tree = ast.parse(check, mode="eval")
+    inside = _scoped(tree)
     seen: list[str] = []
     for node in ast.walk(tree):
+        if id(node) in inside:
+            continue
         candidates = []
         if isinstance(node, ast.Compare):
             candidates = [node.left, *node.comparators]

@@ -54,6 +54,15 @@ def test_parts_of_lists_both_sides_of_each_comparison():
         "rank('q', 'dense')", "rank('q', 'bm25')", "n"]
 
 
+def test_parts_of_leaves_out_what_only_a_comprehension_or_a_lambda_can_read():
+    """Their names have no value outside them: an author once read `now: pid.startswith('err-') =
+    <NameError ...>` under a failed claim. A comprehension's first iterable is read outside it, so
+    it is shown."""
+    check = "sum(1 for pid in ids('g01', 'dense', 4) if pid.startswith('err-')) > 2 and max(map(lambda t: t.n, rows)) < 3"
+    assert parts_of(check) == ["sum(1 for pid in ids('g01', 'dense', 4) if pid.startswith('err-'))",
+                               "max(map(lambda t: t.n, rows))", "map(lambda t: t.n, rows)", "ids('g01', 'dense', 4)"]
+
+
 def test_glossary_terms_become_links_and_unknown_terms_fail(tmp_path):
     section, _ = render(tmp_path, "Scored by [[BM25]] and [[bm25|the formula]].\n")
     assert section.html.count('class="term" href="#term-bm25"') == 2
