@@ -184,10 +184,21 @@ def test_a_result_opens_its_passage_card_with_the_terms_the_engine_matched(page)
 
 
 def test_every_chunker_side_by_side_and_the_best_named_as_the_engine_counts(page):
+    """By the keyboard, as a reader presses it: the button stays where it was on the screen (the
+    steps above it redraw as each setting is cut, and once moved it 1,000 px down, the table off
+    the screen), the table is drawn under it on the same screen, and the button has the focus back."""
     vectors = sample_vectors(page)
-    page.click(f'{LAB} [data-act="try-all"]')
+    button = page.locator(f'{LAB} [data-act="try-all"]')
+    button.evaluate("b => b.scrollIntoView({block: 'center'})")
+    top = button.bounding_box()["y"]
+    button.focus()
+    page.keyboard.press("Enter")
     page.wait_for_function("() => RAG.labContext('docs-try').local.best")
     wait_idle(page)
+    assert abs(button.bounding_box()["y"] - top) <= 2, (top, button.bounding_box())
+    table = page.locator(f"{LAB} .docs-compare").bounding_box()
+    assert top < table["y"] < page.viewport_size["height"] - 100, (top, table)  # its head and first rows
+    expect(button).to_be_focused()
     shown = table_of(page, f"{LAB} .docs-compare")
     expected, scores = {}, {}
     for setting in CHUNKERS:

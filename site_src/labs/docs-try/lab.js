@@ -571,11 +571,35 @@
           return refresh();
         },
       };
+      /** The button a reader pressed stays where it was on the screen while its action redraws the
+       *  steps above it (their nodes are replaced, and the browser's scroll anchoring, left with
+       *  nothing to hold on to, scrolled "Which way to split" 1,000 px down the screen, its table
+       *  off it). What it drew under it is then on the same screen. Left alone if the reader
+       *  scrolled, typed or pressed anything meanwhile. Returns the call that puts it back (and the
+       *  focus, where the button had it). */
+      const holdInPlace = (target) => {
+        const again = `[data-act="${target.dataset.act}"]` + (target.dataset.hash ? `[data-hash="${CSS.escape(target.dataset.hash)}"]` : "");
+        const top = target.getBoundingClientRect().top;
+        const focused = document.activeElement === target;
+        let busy = false;
+        const reader = () => { busy = true; };
+        const moves = ["wheel", "touchmove", "keydown", "pointerdown"];
+        moves.forEach((type) => window.addEventListener(type, reader, { capture: true, passive: true }));
+        return () => {
+          moves.forEach((type) => window.removeEventListener(type, reader, { capture: true }));
+          const now = target.isConnected ? target : ctx.root.querySelector(again);
+          if (busy || !now) return;
+          const moved = now.getBoundingClientRect().top - top;
+          if (Math.abs(moved) >= 1) window.scrollBy({ top: moved, behavior: "instant" });
+          // A button disabled while its action ran lost the focus to the page: it gets it back.
+          if (focused && (!document.activeElement || document.activeElement === document.body)) now.focus({ preventScroll: true });
+        };
+      };
       ctx.on(ctx.root, "click", (event) => {
         const target = event.target.closest("[data-act]");
         if (!target || !ctx.root.contains(target) || !acts[target.dataset.act]) return;
         if (target.dataset.act !== "mark") event.preventDefault();
-        guarded(acts[target.dataset.act])(target);
+        guarded(acts[target.dataset.act])(target).finally(holdInPlace(target));
       });
       ctx.on(ctx.root, "keydown", (event) => {
         if (event.key === "Enter" && event.target.name === "docs-question") guarded(acts.ask)();
