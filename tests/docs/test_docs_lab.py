@@ -199,6 +199,14 @@ def test_every_chunker_side_by_side_and_the_best_named_as_the_engine_counts(page
     table = page.locator(f"{LAB} .docs-compare").bounding_box()
     assert top < table["y"] < page.viewport_size["height"] - 100, (top, table)  # its head and first rows
     expect(button).to_be_focused()
+    # On a phone its six columns are cards, not a table to scroll through sideways.
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        compare = page.locator(f"{LAB} .docs-compare")
+        widths = compare.evaluate("t => [t.scrollWidth, t.clientWidth]")
+        assert widths[0] <= widths[1] + 1, widths
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
     shown = table_of(page, f"{LAB} .docs-compare")
     expected, scores = {}, {}
     for setting in CHUNKERS:
