@@ -486,7 +486,7 @@ def bench_page(site: Path, steps: set) -> dict:
                 results["weight"]["every_lab_started"] = page_weight(server.url, got(bodies))
                 w, every = results["weight"], results["weight"]["every_lab_started"]
                 shares = ", ".join(f"{k} {v['gzip'] / 1024:.1f}" for k, v in w["parts"].items() if v["gzip"])
-                print(f"  page weight           {w['total_gzip'] / 1024:.1f} KiB gzipped at first ({shares}); "
+                print(f"  page weight           {w['total_gzip'] / 1024:.1f} KiB ({w['total_gzip']:,} bytes) gzipped at first ({shares}); "
                       f"{every['total_gzip'] / 1024:.1f} KiB once every lab has started", flush=True)
             if "labs" in steps:
                 rows = time_labs(page)
