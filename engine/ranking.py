@@ -71,15 +71,17 @@ def hybrid_ranking(dense: list[tuple[str, float]], bm25: list[tuple[str, float]]
 def places(ranking: list, tolerance: float = 0.0) -> list[tuple[int, int]]:
     """For a ranked list of (id, score) pairs, scores as the build keeps them: each item's place,
     (first, last), the ranks its tie spans; (r, r) when no other item has its score. With a
-    tolerance (a model whose scores are known only that closely, such as the browser's), items
-    within it of the first of their group share its place.
+    tolerance (a model whose scores are known only that closely, such as the browser's), an item
+    within it of the one above shares that one's place, so any two items within it of each other
+    share a place (a chain can span more than the tolerance: a, b, c at 0.5, 0.4996, 0.4992 are
+    one place at 5e-4, since b and c could trade places as surely as a and b).
 
     Example: places([("a", 0.9), ("b", 0.5), ("c", 0.5), ("d", 0.1)]) -> [(1, 1), (2, 3), (2, 3), (4, 4)]
     """
     found: list[tuple[int, int]] = []
     start = 0
     for end in range(1, len(ranking) + 1):
-        if end == len(ranking) or abs(ranking[end][1] - ranking[start][1]) > tolerance:
+        if end == len(ranking) or abs(ranking[end][1] - ranking[end - 1][1]) > tolerance:
             found += [(start + 1, end)] * (end - start)
             start = end
     return found

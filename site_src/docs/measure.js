@@ -5,7 +5,7 @@
  * would take to see a difference of that size. Ties are the engine's: chunks whose scores are
  * equal to 6 decimals share a place (RAG.engine.places), or, in a list given a tolerance
  * (`tolerances`, per retriever: the browser model's cosines, data.live.cosine_tolerance, as the
- * hybrid view draws them), scores within it of the first of their group; so a tie that straddles
+ * hybrid view draws them), any two scores within it of each other; so a tie that straddles
  * k is a hit for some of the ranks it spans and a miss for others; every figure is then a range,
  * low (the tie counted as a miss) to high (as a hit). Proven equal to engine/evaluate.py and
  * engine/significance.py by tests/docs/test_measure.py. No window: a page, a worker or Node.

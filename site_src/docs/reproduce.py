@@ -121,10 +121,11 @@ def runs_of(bundle: dict, chunk_vectors: np.ndarray, question_vectors: np.ndarra
 # ------------------------------------------------------------------ recall on the marks
 
 def places(ranking: list[tuple[str, float]], tolerance: float = 0.0) -> list[tuple[int, int]]:
-    """Each position's (first, last) rank: scores within `tolerance` of the first of their group share the ranks they span."""
+    """Each position's (first, last) rank: a score within `tolerance` of the one above shares its ranks, so any two
+    scores within it of each other share the ranks their group spans."""
     found, start = [], 0
     for end in range(1, len(ranking) + 1):
-        if end == len(ranking) or abs(ranking[end][1] - ranking[start][1]) > tolerance:
+        if end == len(ranking) or abs(ranking[end][1] - ranking[end - 1][1]) > tolerance:
             found += [(start + 1, end)] * (end - start)
             start = end
     return found

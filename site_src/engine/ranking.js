@@ -83,13 +83,14 @@
   }
 
   /** Each item's place in a ranked [[id, score]] list, [first, last]: the ranks its tie spans;
-   *  with a tolerance, items within it of the first of their group share its place.
+   *  with a tolerance, an item within it of the one above shares that one's place (a chain: any
+   *  two items within it of each other share a place).
    *  Example: places([["a", .9], ["b", .5], ["c", .5]]) -> [[1, 1], [2, 3], [2, 3]] */
   function places(ranking, tolerance = 0) {
     const found = [];
     let start = 0;
     for (let end = 1; end <= ranking.length; end++) {
-      if (end === ranking.length || Math.abs(ranking[end][1] - ranking[start][1]) > tolerance) {
+      if (end === ranking.length || Math.abs(ranking[end][1] - ranking[end - 1][1]) > tolerance) {
         for (let i = start; i < end; i++) found.push([start + 1, end]);
         start = end;
       }

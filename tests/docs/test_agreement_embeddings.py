@@ -8,8 +8,8 @@ sentence packs (over 300 chunks of 5 to 60 wordpieces).
 - every dense ranking the page computes (RAG.engine.denseRanking) from the workers' vectors, for
   the six sample questions and for every third chunk taken as a query, equal to the engine's from
   sentence-transformers' vectors, but for pairs whose own cosines are within that tolerance; those
-  are counted, with how many of them the page shows as ties (RAG.engine.places: scores equal to
-  6 decimals share a place);
+  are counted, and the page shows every one of them as a tie (RAG.engine.places with the model's
+  tolerance: any two chunks within it of each other share a place);
 - recall at 1, 3 and 5 of BM25, dense and hybrid that the page measures (measure.js) on those
   vectors, and that reproduce.py prints from the page's export of them, equal to the Python
   evaluation's (tests/docs/engine_figures.py) on sentence-transformers' vectors.
@@ -171,6 +171,7 @@ def test_the_workers_vectors_agree_with_sentence_transformers_and_rank_alike(pag
     print(json.dumps(figures))
     assert figures["max_cosine_diff"] <= COSINE_TOLERANCE, figures
     assert worst <= COSINE_TOLERANCE, figures  # every pair ranked the other way round is within the tolerance
+    assert marked == swaps, figures  # ...and the page draws each such pair as a tie
     assert alike_count == len(question_live), figures
 
 
