@@ -23,12 +23,14 @@ unexport PYTHONDONTWRITEBYTECODE
 build: $(PY_DEPS) $(NODE_DEPS)
 	$(PY) build.py
 
-# Two workers, one test file each at a time (a file's tests may share a browser page).
+# Two workers, one test file each at a time (a file's tests may share a browser page), the
+# longest files first (conftest.py orders them; xdist would otherwise reorder files by their
+# number of tests, and the two one-test navigation files, 20 s each, ran last on one worker).
 # On a fresh machine pip, npm and apt run side by side, and the site builds while apt still
 # installs Chromium (-O keeps each one's output together).
 test:
 	$(MAKE) --no-print-directory -j3 -O build $(SYS_DEPS)
-	$(PY) -m pytest -n 2 --dist loadfile
+	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 # The edit loop: engine, corpus, page and lab data, no browser, no repeated builds, no model
 # loaded in the test process (README, "Tests").

@@ -48,12 +48,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 from builder.serve import SITE_TYPES  # noqa: E402 (the project's root is put on the path just above)
+from support.chromium import CHROMIUM_ARGS, chromium_path  # noqa: E402 (as the tests launch it)
 
 RESULTS = ROOT / "bench" / "results" / "latest.json"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM = chromium_path()
 STEPS = ("cold", "noop", "edit", "serve", "scale", "weight", "labs", "land", "live", "docs", "lighthouse")
 # The edit-one-passage build appends a sentence to a passage no lesson of the page hangs on (an
 # edit of err-4021 turns g30's lead into a tie the prose must not state as a rank, which stops a
@@ -324,7 +324,7 @@ class StaticServer:
 
 
 def chromium(playwright):
-    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
 # Each lab control is used the way a reader would; for each use: event dispatched -> the lab's
@@ -1180,7 +1180,7 @@ def bench_docs(site: Path, work: Path, passages: int = 2000) -> dict:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                 args=CHROMIUM_FLAGS + ["--enable-blink-features=ForceEagerMeasureMemory"])
+                                                 args=CHROMIUM_ARGS + ["--enable-blink-features=ForceEagerMeasureMemory"])
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             page = context.new_page()
             page.set_default_timeout(600_000)
@@ -1352,7 +1352,7 @@ def bench_lighthouse(site: Path, work: Path, runs: int = 3) -> dict:
             found, errors = [], []
             for number in range(runs):
                 report = work / f"lighthouse-{preset}-{number}.json"
-                flags = " ".join(["--headless"] + CHROMIUM_FLAGS)
+                flags = " ".join(["--headless"] + CHROMIUM_ARGS)
                 cmd = [str(LIGHTHOUSE), server.url, "--quiet", "--output=json", f"--output-path={report}",
                        f"--only-categories={','.join(CATEGORIES)}", f"--chrome-flags={flags}"]
                 if preset == "desktop":

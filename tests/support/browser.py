@@ -5,7 +5,6 @@ any request that leaves the loopback server, axe-core, and screenshots.
 The fixtures that use these are in the root conftest.py.
 """
 
-import shutil
 import time
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler
@@ -15,19 +14,14 @@ from urllib.parse import urlsplit
 import pytest
 
 from builder.serve import SITE_TYPES
+from support.chromium import CHROMIUM_ARGS, chromium_path  # noqa: F401 (the fixtures' browser)
 from support.paths import AXE_JS, SCREENSHOTS
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21aa")
 LOCAL_SCHEMES = ("data", "file", "about", "blob")
 SLOW_NETWORK = "slow-network"
 PAUSE_AT = "pause-at"
 VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 360, "height": 780}}
-
-
-def chromium_path() -> str:
-    return shutil.which("chromium") or "/usr/bin/chromium"
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
