@@ -12,13 +12,13 @@ Nothing here imports sentence-transformers unless a text is missing from the cac
 import base64
 import hashlib
 import json
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from builder.cache_file import write_atomically
 from builder.code_key import code_key, module_file
 from engine.settings import DIMENSIONS, MAX_WORDPIECES
 
@@ -108,10 +108,7 @@ class EmbeddingCache:
         if not self.stats.computed and order == self.recent and len(order) == len(self.entries) and self.path.is_file():
             return  # nothing embedded and the same order: the file holds this already (a no-op build writes nothing)
         entries = {key: self.entries[key] for key in order}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         payload = {"schema": SCHEMA, "model": self.fingerprint, "code": self.code, "checksum": _checksum(entries),
                    "entries": entries, "recent": order}
-        temp = self.path.with_suffix(".tmp")
-        temp.write_text(json.dumps(payload, sort_keys=True), "utf-8")
-        os.replace(temp, self.path)
+        write_atomically(self.path, json.dumps(payload, sort_keys=True))
         self.recent = order

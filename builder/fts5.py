@@ -22,10 +22,10 @@ Example: fts5_idf(1, 4) -> ln(3.5 / 1.5) = 0.847...;  fts5_idf(2, 4) -> 1e-06 (l
 import hashlib
 import json
 import math
-import os
 import sqlite3
 from pathlib import Path
 
+from builder.cache_file import write_atomically
 from builder.code_key import code_key, module_file
 from engine.bm25 import BM25, unique_terms
 from engine.evaluate import rank_of
@@ -149,10 +149,7 @@ def cached_run(cache_dir: Path, passages: list[tuple[str, str]], questions: list
         except ValueError:
             pass  # a torn file: run again and rewrite it
     result = run_fts5(passages, questions)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_suffix(f".tmp-{os.getpid()}")
-    temp.write_text(json.dumps(result, ensure_ascii=False), "utf-8")
-    os.replace(temp, path)
+    write_atomically(path, json.dumps(result, ensure_ascii=False))
     return result
 
 

@@ -20,13 +20,13 @@ Example: top_k_changes(np.array([[0.9, 0.5, 0.1]]), np.array([[0.5, 0.9, 0.1]]),
 import hashlib
 import json
 import logging
-import os
 from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
 
 from builder import live_model
+from builder.cache_file import write_atomically
 
 TOP = 5             # the top-k lists compared: the five passages a prompt carries
 VARIANTS = {        # name -> quantize_dynamic's keyword arguments (weight_type is added at run time)
@@ -98,9 +98,7 @@ def cached_vectors(folder: Path, key: str, variant: str, model: Path, location: 
         for h, vector in zip(missing, live_model.embed_with(model, str(location), [text_of[h] for h in missing])):
             known[h] = vector.tolist()
         wanted = set(hashes)  # texts no longer in the build are dropped, so the file does not grow
-        temporary = store.with_suffix(".tmp")
-        temporary.write_text(json.dumps({h: v for h, v in known.items() if h in wanted}), "utf-8")
-        os.replace(temporary, store)
+        write_atomically(store, json.dumps({h: v for h, v in known.items() if h in wanted}))
     return np.asarray([known[h] for h in hashes], dtype=np.float32)
 
 
@@ -127,7 +125,5 @@ def measure(cache_dir: Path, fingerprint: str, location: Path, question_texts: l
         result["bytes"][variant] = model.stat().st_size
         int8 = cached_vectors(folder, key, variant, model, location, question_texts + passage_texts)
         result[variant] = drift(question_vectors, passage_vectors, int8[:len(question_texts)], int8[len(question_texts):])
-    temporary = record.with_suffix(".tmp")
-    temporary.write_text(json.dumps(result, sort_keys=True), "utf-8")
-    os.replace(temporary, record)
+    write_atomically(record, json.dumps(result, sort_keys=True))
     return result

@@ -7,13 +7,13 @@ counted once, then read from .cache/tokens-o200k_base.json by every later build.
 
 import hashlib
 import json
-import os
 import sys
 from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 
 import engine.tokens
+from builder.cache_file import write_atomically
 from builder.code_key import code_key, module_file
 from engine.tokens import O200K, count_o200k, count_wordpieces
 
@@ -102,11 +102,8 @@ class TokenCountCache:
         counts = {k: v for k, v in self.counts.items() if not prune or k in self.used}
         if not self.computed and (not prune or len(counts) == len(self.counts)):
             return  # nothing new, nothing to drop: leave the file as it is
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temp = self.path.with_suffix(f".tmp-{os.getpid()}")
-        temp.write_text(json.dumps({"schema": SCHEMA, "encoder": self.encoder, "counts": counts},
-                                   sort_keys=True), "utf-8")
-        os.replace(temp, self.path)
+        write_atomically(self.path, json.dumps({"schema": SCHEMA, "encoder": self.encoder, "counts": counts},
+                                               sort_keys=True))
 
 
 @contextmanager

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from builder.cache_file import write_atomically
 from builder.page.assets import DRAWING
 from builder.page.errors import ProseError
 from builder.sources import ROOT, SITE_SRC
@@ -141,10 +142,7 @@ def draw(placed: list[dict], assets: dict[str, str | bytes], shared: tuple[str, 
     if path.is_file():
         return [Drawing(**drawing) for drawing in json.loads(path.read_text("utf-8"))]
     drawings = run_renderer(request)
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps([drawing.__dict__ for drawing in drawings]), "utf-8")
-    tmp.replace(path)
+    write_atomically(path, json.dumps([drawing.__dict__ for drawing in drawings]))
     for old in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)[:-KEEP]:
         old.unlink(missing_ok=True)
     return drawings

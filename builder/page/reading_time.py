@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from builder.cache_file import write_atomically
 from builder.code_key import code_key
 from builder.page.asides import time_mark
 from builder.page.errors import ProseError
@@ -211,10 +212,7 @@ def page_times(bodies: list[str], cache_dir: Path | None = None) -> list[Section
     seen: set[str] = set()
     times = [section_time(body, seen) for body in bodies]
     if path:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"key": digest.hexdigest(), "times": [asdict(t) for t in times]}), "utf-8")
-        tmp.replace(path)
+        write_atomically(path, json.dumps({"key": digest.hexdigest(), "times": [asdict(t) for t in times]}))
     return times
 
 

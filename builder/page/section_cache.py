@@ -14,6 +14,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from builder.cache_file import write_atomically
 from builder.code_key import code_key
 from builder.page.claims import ClaimResult
 from builder.page.prose import Section
@@ -69,10 +70,8 @@ def load(cache_dir: Path, key: str) -> CachedSection | None:
 
 def save(cache_dir: Path, key: str, cached: CachedSection) -> None:
     folder = cache_dir / "sections"
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f"{key}.tmp"
-    tmp.write_text(json.dumps({"section": asdict(cached.section), "claims": [asdict(c) for c in cached.claims],
-                               "samples": cached.samples, "labs": cached.labs}), "utf-8")
-    tmp.replace(folder / f"{key}.json")
+    write_atomically(folder / f"{key}.json", json.dumps({
+        "section": asdict(cached.section), "claims": [asdict(c) for c in cached.claims],
+        "samples": cached.samples, "labs": cached.labs}))
     for old in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)[:-KEEP]:
         old.unlink(missing_ok=True)
