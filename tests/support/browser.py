@@ -167,24 +167,36 @@ def element_screenshot(page, selector: str, name: str) -> Path:
     return element_screenshots(page, {selector: name})[0]
 
 
+SHOT_LIMIT = 4_000  # px: an element's shot shows at most its top this tall
+
+
 def element_screenshots(page, shots: dict[str, str]) -> list[Path]:
     """PNGs of elements ({selector: name} -> test-artifacts/screenshots/<name>.png each), with
-    one change of the viewport for all: it grows to the tallest element's height first, since
-    Chromium's element screenshots of elements taller than the viewport time out on this long
-    page, and each change of size lays the whole page out again (the labs' shots once took
-    two resizes each).
+    one change of the viewport for all: it grows to the tallest element's height first (at most
+    SHOT_LIMIT), since Chromium's element screenshots of elements taller than the viewport time
+    out on this long page, and each change of size lays the whole page out again (the labs' shots
+    once took two resizes each). An element taller than SHOT_LIMIT is shot from its top to the
+    limit: the quiz answered at 360 px is 19,000 px tall, an image nobody reads whole, which took
+    a 19,000 px viewport and about a CPU-second a shot.
 
     Example: element_screenshots(page, {"#lab-bm25": "lab-bm25-desktop-dark"})"""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
     heights = [page.locator(selector).first.evaluate("el => Math.ceil(el.getBoundingClientRect().height)")
                for selector in shots]
-    page.set_viewport_size({"width": size["width"], "height": max([size["height"]] + [h + 40 for h in heights])})
+    tallest = min(SHOT_LIMIT, max(heights + [0]))
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], tallest + 40)})
     paths = []
     try:
-        for selector, name in shots.items():
+        for (selector, name), height in zip(shots.items(), heights):
             path = SCREENSHOTS / f"{name}.png"
-            page.locator(selector).first.screenshot(path=str(path))
+            element = page.locator(selector).first
+            if height <= SHOT_LIMIT:
+                element.screenshot(path=str(path))
+            else:
+                box = element.evaluate("""el => { el.scrollIntoView({block: 'start'});
+                    const r = el.getBoundingClientRect(); return {x: r.left, y: r.top, width: r.width}; }""")
+                page.screenshot(path=str(path), clip={**box, "height": SHOT_LIMIT})
             paths.append(path)
     finally:
         page.set_viewport_size(size)

@@ -15,7 +15,7 @@ from selectolax.lexbor import LexborHTMLParser
 from builder.practice_source import Choice, PracticeQuestion
 from builder.sources import section_index
 from site_src.labs.quiz import data as quiz
-from support.browser import element_screenshot, load_axe, run_axe
+from support.browser import element_screenshots, load_axe, run_axe
 from support.labs import hash_of, kept_page, lab, link_of, open_again, open_deep_dive, open_page, sticking_out
 from support.views import markup, text
 
@@ -386,6 +386,6 @@ def test_answered_blocks_and_the_quiz_fit_read_and_pass_axe(make_page, site_url,
             assert page.locator("section.practice table, #lab-quiz table").count() == 0
             assert colour_axe(page, ids) == [], device
         page.locator("#hybrid-practice").scroll_into_view_if_needed()
-        element_screenshot(page, "#hybrid-practice", f"practice-hybrid-{device}-{scheme}")
-        element_screenshot(page, "#lab-quiz", f"practice-quiz-{device}-{scheme}")
+        element_screenshots(page, {"#hybrid-practice": f"practice-hybrid-{device}-{scheme}",
+                                   "#lab-quiz": f"practice-quiz-{device}-{scheme}"})
     expect(section.locator(".practice-verdict")).to_have_count(len(questions(data)))
