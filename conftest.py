@@ -204,7 +204,12 @@ def pytest_collection_modifyitems(items):
     the long ones start early and no worker is left alone with one at the end (a one-test file
     that takes a minute, ordered by a guess, once ran last for 100 s). A file's seconds are those
     measured in tests/durations.json, or a guess from its markers. The sort is stable: each file's
-    tests keep their order and stay together."""
+    tests keep their order and stay together.
+
+    Before them all, the files marked `timing` (the two navigation readings, one per worker): on a
+    slowed CPU their cost grows with the time they wait, and a late first frame reads the whole
+    page again. Beside a model loading in the other worker (a fresh clone's first run) the phone's
+    reading ran twice, 34 CPU-seconds instead of 16; side by side at the start, each has a core."""
     measured = json.loads(DURATIONS.read_text("utf-8")) if DURATIONS.is_file() else {}
     guess: dict = {}
     for item in items:
@@ -214,7 +219,7 @@ def pytest_collection_modifyitems(items):
     def seconds(item) -> float:
         return measured.get(item.path.relative_to(ROOT).as_posix(), guess[item.path])
 
-    items.sort(key=lambda item: -seconds(item))
+    items.sort(key=lambda item: (item.get_closest_marker("timing") is None, -seconds(item)))
 
 
 # ----------------------------------------------------------------- time per folder and file

@@ -27,7 +27,7 @@ import pytest
 
 from support.navigation import every_jump_lands
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timing]
 
 
 def test_every_jump_lands_within_300ms_and_stays_on_a_wide_screen(make_page, site_url):
