@@ -905,7 +905,8 @@ DOCS_RATIO_GOAL = 0.6               # the page's embedder over transformers.js, 
 DOCS_LONG_TASK_MS = 50.0
 DOCS_SHARE_BUDGET_KIB = 3.0
 DOCS_QUERY = "how long are deleted pages kept before they are gone for good"
-TRANSFORMERS = ROOT / "node_modules" / "@huggingface" / "transformers"
+BENCH_TOOLS = ROOT / "bench" / "node_modules"  # bench/package.json, installed by make bench alone
+TRANSFORMERS = BENCH_TOOLS / "@huggingface" / "transformers"
 TRANSFORMERS_ORT = TRANSFORMERS / "node_modules" / "onnxruntime-web" / "dist"  # the runtime it pins, not the page's
 # What transformers.js's feature-extraction pipeline reads of a model folder (its default WASM
 # runtime is onnxruntime-web's asyncify build, fetched from a CDN unless env says where).
@@ -1335,7 +1336,7 @@ def docs_rows(docs: dict, row) -> None:
 # ------------------------------------------------------------------ Lighthouse
 
 
-LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE = BENCH_TOOLS / ".bin" / "lighthouse"
 CATEGORIES = ("performance", "accessibility", "best-practices")
 
 
@@ -1344,7 +1345,7 @@ def bench_lighthouse(site: Path, work: Path, runs: int = 3) -> dict:
     varies from run to run), with every run's scores, total blocking time, layout shift and
     Lighthouse's benchmarkIndex of this machine beside it."""
     if not LIGHTHOUSE.exists():
-        return {"error": "node_modules/.bin/lighthouse is missing: run npm ci (make deps)"}
+        return {"error": "bench/node_modules/.bin/lighthouse is missing: run make bench (npm ci --prefix bench)"}
     server = StaticServer(site)
     results = {}
     try:
