@@ -173,7 +173,18 @@ def test_the_documents_share_is_what_their_docs_labs_add_and_nothing_without_the
     assert bench.docs_share(filler) == {"labs": [], "gzip": 0}
 
 
-def test_transformers_folder_holds_its_build_its_runtime_and_the_pages_own_model_file(tmp_path):
+def test_transformers_folder_holds_its_build_its_runtime_and_the_pages_own_model_file(tmp_path, monkeypatch):
+    """On a stand-in of the package's files: transformers.js is a bench tool (bench/package.json),
+    which `make test` does not install."""
+    package = tmp_path / "transformers"
+    (package / "dist").mkdir(parents=True)
+    (package / "dist" / "transformers.min.js").write_text("export const pipeline = 1;")
+    runtime = package / "node_modules" / "onnxruntime-web" / "dist"
+    runtime.mkdir(parents=True)
+    for name in bench.TRANSFORMERS_RUNTIME:
+        (runtime / name).write_bytes(name.encode() * 100)
+    monkeypatch.setattr(bench, "TRANSFORMERS", package)
+    monkeypatch.setattr(bench, "TRANSFORMERS_ORT", runtime)
     site, model = tmp_path / "site", tmp_path / "model"
     (site / "live").mkdir(parents=True)
     (site / "live" / "model.onnx").write_bytes(b"the page's model")
@@ -182,12 +193,29 @@ def test_transformers_folder_holds_its_build_its_runtime_and_the_pages_own_model
         (model / name).write_text(f'{{"file": "{name}"}}')
     folder = bench.transformers_folder(site, model)
     assert folder == site / "bench-transformers" and (folder / "index.html").is_file()
-    assert (folder / "transformers.min.js").read_bytes() == (bench.TRANSFORMERS / "dist" / "transformers.min.js").read_bytes()
-    assert all((folder / "ort" / name).stat().st_size > 1000 for name in bench.TRANSFORMERS_RUNTIME)
+    assert (folder / "transformers.min.js").read_text() == "export const pipeline = 1;"
+    assert all((folder / "ort" / name).read_bytes() == name.encode() * 100 for name in bench.TRANSFORMERS_RUNTIME)
     onnx = folder / "models" / "all-MiniLM-L6-v2" / "onnx" / "model.onnx"
     assert onnx.stat().st_ino == (site / "live" / "model.onnx").stat().st_ino  # the same file, not a copy
-    assert all((folder / "models" / "all-MiniLM-L6-v2" / name).is_file() for name in bench.TRANSFORMERS_MODEL_FILES)
+    assert all((folder / "models" / "all-MiniLM-L6-v2" / name).read_text() == f'{{"file": "{name}"}}'
+               for name in bench.TRANSFORMERS_MODEL_FILES)
     assert bench.transformers_folder(site, model) == folder  # a second call finds its links made
+
+
+def test_the_bench_tools_are_pinned_apart_and_where_the_bench_looks_for_them():
+    """make bench installs bench/package.json (npm ci --prefix bench); the paths the bench uses
+    are inside that folder, and the versions its README figures name are the ones pinned."""
+    import json
+
+    pinned = json.loads((ROOT / "bench" / "package.json").read_text("utf-8"))["devDependencies"]
+    locked = json.loads((ROOT / "bench" / "package-lock.json").read_text("utf-8"))["packages"]
+    assert pinned == {"@huggingface/transformers": "4.3.2", "lighthouse": "12.2.3"}
+    assert {name: locked[f"node_modules/{name}"]["version"] for name in pinned} == pinned
+    assert all(locked[f"node_modules/{name}"]["integrity"].startswith("sha512-") for name in pinned)
+    assert bench.TRANSFORMERS.is_relative_to(ROOT / "bench" / "node_modules")
+    assert bench.LIGHTHOUSE.is_relative_to(ROOT / "bench" / "node_modules")
+    project = json.loads((ROOT / "package.json").read_text("utf-8"))
+    assert not set(pinned) & (set(project.get("dependencies", {})) | set(project.get("devDependencies", {})))
 
 
 def test_cpu_between_counts_worker_threads_and_main_threads_apart():
