@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from support.browser import CHROMIUM_ARGS, PageGuard, QuietHandler, chromium_path
+from support.browser import PageGuard, QuietHandler
+from support.chromium import CHROMIUM_ARGS, chromium_path
 from support.mini_corpus import MiniCorpus
 from support.paths import ROOT, TEST_SITE
 

@@ -24,7 +24,7 @@ from builder.page import docs_assets
 from docs.fixtures import (DOCX_HEADING, DOCX_PARAGRAPH, DOCX_TABLE_CELL, HOSTILE_PROBE, HOSTILE_VISIBLE, PDF_PAGES,
                            RAW_MARKDOWN_VISIBLE, make_fixtures)
 from docs.server import DocsServer, docs_page_html
-from support.browser import CHROMIUM_ARGS, PageGuard  # noqa: F401 (CHROMIUM_ARGS: the session's browser uses them)
+from support.browser import PageGuard
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from builder.serve import SITE_TYPES
-from support.chromium import CHROMIUM_ARGS, chromium_path  # noqa: F401 (the fixtures' browser)
 from support.paths import AXE_JS, SCREENSHOTS
 
 AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21aa")
