@@ -24,14 +24,22 @@ unexport PYTHONDONTWRITEBYTECODE
 build: $(PY_DEPS) $(NODE_DEPS)
 	$(PY) build.py
 
-# Two workers, one test file each at a time (a file's tests may share a browser page), the
-# longest files first (conftest.py orders them; xdist would otherwise reorder files by their
-# number of tests, and the two one-test navigation files, 20 s each, ran last on one worker).
-# On a fresh machine pip, npm and apt run side by side, and the site builds while apt still
-# installs Chromium (-O keeps each one's output together).
-test:
-	$(MAKE) --no-print-directory -j3 -O build $(SYS_DEPS)
-	$(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder
+# Two workers, one test file each at a time (a file's tests may share a browser page), in the
+# order conftest.py gives: first the files that need no site, while the session builds it in the
+# background (tests/support/session_site.py: its import of torch leaves a core idle for 20 s on
+# a fresh clone), then the two navigation readings side by side, then the longest first (xdist
+# would otherwise reorder files by their number of tests). The site the tests read is their own
+# (.cache/test-site/); `make build` writes dist/. Chromium installs (apt, when it is missing) while
+# the tests start: the first browser test waits for it (tests/support/chromium.py), and its
+# output is shown if it fails.
+test: $(BUILD_SYS_DEPS)
+	@rm -f $(SYS_DEPS).failed
+	@{ $(MAKE) --no-print-directory $(SYS_DEPS) > $(SYS_DEPS).log 2>&1 || touch $(SYS_DEPS).failed; } & \
+	  $(MAKE) --no-print-directory -j2 -O $(PY_DEPS) $(NODE_DEPS) \
+	  && CHROMIUM_INSTALLED_STAMP=$(CURDIR)/$(SYS_DEPS) $(PY) -m pytest -n 2 --dist loadfile --no-loadscope-reorder; \
+	  tests=$$?; wait; \
+	  if [ -f $(SYS_DEPS).failed ]; then cat $(SYS_DEPS).log; echo "installing Chromium failed (above)"; exit 1; fi; \
+	  exit $$tests
 
 # The edit loop: engine, corpus, page and lab data, no browser, no repeated builds, no model
 # loaded in the test process (README, "Tests").

@@ -19,19 +19,17 @@ page.rag_guard.allow_console_error("substring").
 import functools
 import json
 import os
-import subprocess
-import sys
 import threading
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
 
+from support import session_site
 from support.browser import PageGuard, QuietHandler
 from support.chromium import CHROMIUM_ARGS, chromium_path
 from support.mini_corpus import MiniCorpus
-from support.paths import ROOT, TEST_SITE
+from support.paths import ROOT
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # One thread for torch's kernels in each test process and each build a test starts: `make test`
@@ -43,24 +41,15 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
-    """Build the site from the current sources, once per run (the first worker to need it
-    builds; the other finds this run's id beside it and reads the same folder), with the
-    project's caches: a warm build takes a second or two and loads no model. Tests only read it."""
-    out = TEST_SITE / "dist"
-    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid-{os.getpid()}"
-    stamp = TEST_SITE / "built-for-run"
-    TEST_SITE.mkdir(parents=True, exist_ok=True)
-    with FileLock(TEST_SITE / "build.lock"):
-        if stamp.is_file() and stamp.read_text() == run and (out / "index.html").is_file():
-            return out
-        stamp.unlink(missing_ok=True)
-        result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out)],
-                                capture_output=True, text=True, cwd=ROOT, timeout=900)
-        if result.returncode != 0:
-            pytest.fail(f"the site does not build, so the tests that need it cannot run.\n"
-                        f"Run `python build.py` and fix what it says:\n{result.stderr[-4000:]}", pytrace=False)
-        stamp.write_text(run)
-    return out
+    """The site built from the current sources for this run (tests/support/session_site.py: started
+    in the background once the session has collected, so the tests that need no site run
+    meanwhile), with the project's caches: a warm build takes a second or two and loads no
+    model. Tests only read it."""
+    try:
+        return session_site.ready(session_site.run_id())
+    except session_site.BuildFailed as failure:
+        pytest.fail(f"the site does not build, so the tests that need it cannot run.\n"
+                    f"Run `python build.py` and fix what it says:\n{failure}", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -200,19 +189,32 @@ def pytest_addoption(parser):
                           "which orders the files of later runs")
 
 
-def pytest_collection_modifyitems(items):
-    """The longest files first. `make test` hands whole files to two workers in this order, so
-    the long ones start early and no worker is left alone with one at the end (a one-test file
-    that takes a minute, ordered by a guess, once ran last for 100 s). A file's seconds are those
-    measured in tests/durations.json, or a guess from its markers. The sort is stable: each file's
-    tests keep their order and stay together.
+# The fixtures that need the built site (built_site, or one built on it).
+SITE_FIXTURES = {"built_site", "dist_dir", "data", "views", "site_url", "browser", "make_page", "make_page_module", "page"}
 
-    Before them all, the files marked `timing` (the two navigation readings, one per worker): on a
-    slowed CPU their cost grows with the time they wait, and a late first frame reads the whole
-    page again. Beside a model loading in the other worker (a fresh clone's first run) the phone's
-    reading ran twice, 34 CPU-seconds instead of 16; side by side at the start, each has a core."""
+
+def needs_site(item) -> bool:
+    return not SITE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+
+
+def pytest_collection_modifyitems(items):
+    """Files in three groups, each longest first. `make test` hands whole files to two workers
+    in this order, so the long ones start early and no worker is left alone with one at the end
+    (a one-test file that takes a minute, ordered by a guess, once ran last for 100 s). A file's
+    seconds are those measured in tests/durations.json, or a guess from its markers. The sort is
+    stable: each file's tests keep their order and stay together.
+
+    1. The files none of whose tests needs the site: they run while it builds
+       (tests/support/session_site.py), filling the core the build's import leaves idle.
+    2. The files marked `timing` (the two navigation readings, one per worker), the first to
+       need the site: on a slowed CPU their cost grows with the time they wait, and a late first
+       frame reads the whole page again. Beside a model loading in the other worker (a fresh
+       clone's first run) the phone's reading ran twice, 34 CPU-seconds instead of 16; side by
+       side, each has a core.
+    3. The rest."""
     measured = json.loads(DURATIONS.read_text("utf-8")) if DURATIONS.is_file() else {}
     guess: dict = {}
+    site_files = {item.path for item in items if needs_site(item)}
     for item in items:
         each = max((COST[m.name] for m in item.iter_markers() if m.name in COST), default=0.1)
         guess[item.path] = guess.get(item.path, 0.0) + each
@@ -220,7 +222,34 @@ def pytest_collection_modifyitems(items):
     def seconds(item) -> float:
         return measured.get(item.path.relative_to(ROOT).as_posix(), guess[item.path])
 
-    items.sort(key=lambda item: (item.get_closest_marker("timing") is None, -seconds(item)))
+    def group(item) -> int:
+        if item.path not in site_files:
+            return 0
+        return 1 if item.get_closest_marker("timing") else 2
+
+    items.sort(key=lambda item: (group(item), -seconds(item)))
+
+
+_BACKGROUND_BUILD: list = []
+
+
+def pytest_collection_finish(session):
+    """Start the site's build in the background once a test that needs it is collected (the first
+    worker to get here starts it; tests/support/session_site.py)."""
+    if any(needs_site(item) for item in session.items):
+        process = session_site.start_in_background(session_site.run_id())
+        if process is not None:
+            _BACKGROUND_BUILD.append(process)
+
+
+def pytest_unconfigure(config):
+    """A background build still running when the session ends (no test needed it after all, or
+    the run was interrupted) is stopped: a build stopped midway leaves the old site or none."""
+    for process in _BACKGROUND_BUILD:
+        if process.poll() is None:
+            process.terminate()
+        process.wait(timeout=60)
+        process.stdout.close()
 
 
 # ----------------------------------------------------------------- time per folder and file

@@ -381,8 +381,8 @@ def test_errors_keep_the_line_numbers_of_an_uncached_template(tmp_path):
         from_string_cached(make_env(tmp_path), "{{ missing.name }}", "undefined").render()
 
 
-def test_a_bench_child_build_reports_its_stages_without_loading_the_model(tmp_path):
-    cache = tmp_path / "cache"
+def test_a_bench_child_build_reports_its_stages_without_loading_the_model(tmp_path, built_site):
+    cache = tmp_path / "cache"  # a copy of the project's, which the session's build (built_site) left warm
     bench.copy_warm_cache(cache)
     if not list(cache.glob("embeddings-*.json")):
         pytest.skip("no warm embedding cache in .cache/: run python build.py first")

@@ -27,8 +27,9 @@ def build(out: Path, cache: Path, *extra: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """One build into a fresh folder, reusing the repo's embedding cache when there is one."""
+def built(tmp_path_factory, built_site):
+    """One build into a fresh folder, with a copy of the project's caches, which the session's
+    build (built_site) left warm."""
     base = tmp_path_factory.mktemp("build")
     cache = base / "cache"
     copy_warm_cache(cache, leave_out=("samples",))
@@ -103,7 +104,7 @@ def test_an_edited_passage_is_the_only_text_embedded_again(built, tmp_path, monk
     assert len(embedded) == 1 and embedded[0].startswith("Quite simply: "), embedded
 
 
-def test_trace_prints_every_stage():
+def test_trace_prints_every_stage(built_site):  # the trace reads the project's caches, which the session's build left warm
     result = subprocess.run([sys.executable, str(ROOT / "build.py"), "trace", "Getting QB-4021 when uploading"],
                             capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert result.returncode == 0, result.stderr

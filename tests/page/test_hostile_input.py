@@ -71,7 +71,7 @@ def lace(corpus: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def hostile_site(tmp_path_factory):
+def hostile_site(tmp_path_factory, built_site):  # built_site: it leaves the project's caches warm, copied below
     base = tmp_path_factory.mktemp("hostile")
     corpus = base / "corpus"
     shutil.copytree(ROOT / "corpus", corpus)

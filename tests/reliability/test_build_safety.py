@@ -34,8 +34,9 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def workspace(tmp_path_factory):
-    """An old and a new corpus, and a warm cache for each. The new corpus moves one document's
+def workspace(tmp_path_factory, built_site):
+    """An old and a new corpus, and a warm cache for each (copies of the project's, which the
+    session's build, built_site, left warm). The new corpus moves one document's
     date: every file of the site that shows passages changes, and no text needs embedding, so no
     build here loads the model (killing a build that is loading a model proves nothing more)."""
     base = tmp_path_factory.mktemp("safety")

@@ -156,8 +156,9 @@ class SiteCopy:
 
 
 @pytest.fixture(scope="module")
-def site_copy(tmp_path_factory):
-    """A copy built once, so its sections are in its cache."""
+def site_copy(tmp_path_factory, built_site):
+    """A copy built once (with a copy of the project's caches, which the session's build left warm),
+    so its sections are in its cache."""
     copy = SiteCopy(tmp_path_factory.mktemp("section-cache"))
     copy.first = copy.build()
     return copy
