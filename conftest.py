@@ -205,7 +205,11 @@ def pytest_collection_modifyitems(items):
     stable: each file's tests keep their order and stay together.
 
     1. The files none of whose tests needs the site: they run while it builds
-       (tests/support/session_site.py), filling the core the build's import leaves idle.
+       (tests/support/session_site.py), filling the core the build's import leaves idle. Those
+       that load the model or build in new processes (marked `model` or `slow`) first, whatever
+       their seconds: on a fresh clone they also fill the caches they keep (a file that takes
+       0.1 s warm took 6 s cold), and run last they would still be loading a model beside the
+       navigation readings that follow (one such reading failed all its three runs so).
     2. The files marked `timing` (the two navigation readings, one per worker), the first to
        need the site: on a slowed CPU their cost grows with the time they wait, and a late first
        frame reads the whole page again. Beside a model loading in the other worker (a fresh
@@ -222,10 +226,12 @@ def pytest_collection_modifyitems(items):
     def seconds(item) -> float:
         return measured.get(item.path.relative_to(ROOT).as_posix(), guess[item.path])
 
-    def group(item) -> int:
+    heavy_files = {item.path for item in items if item.get_closest_marker("slow") or item.get_closest_marker("model")}
+
+    def group(item) -> tuple[int, int]:
         if item.path not in site_files:
-            return 0
-        return 1 if item.get_closest_marker("timing") else 2
+            return 0, item.path not in heavy_files
+        return (1 if item.get_closest_marker("timing") else 2), 0
 
     items.sort(key=lambda item: (group(item), -seconds(item)))
 
