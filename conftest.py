@@ -2,7 +2,8 @@
 plain modules in tests/support/).
 
     built_site     the site, built once per session from the current sources into
-                   .cache/test-site/ (fails, with the build's own message, when it can't be)
+                   .cache/test-site/, in the background from collection on (tests/support/
+                   session_site.py); fails, with the build's own message, when it can't be
     dist_dir       its folder;  data: its data/rag.json
     site_url       "http://127.0.0.1:<port>/", serving it (session)
     browser        headless Debian Chromium (session)
@@ -25,11 +26,11 @@ from pathlib import Path
 
 import pytest
 
-from support import session_site
+from support import run_order, session_site
 from support.browser import PageGuard, QuietHandler
 from support.chromium import CHROMIUM_ARGS, chromium_path
 from support.mini_corpus import MiniCorpus
-from support.paths import ROOT
+from support.paths import ROOT, TEST_SITE
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 # One thread for torch's kernels in each test process and each build a test starts: `make test`
@@ -177,9 +178,6 @@ def pytest_runtest_call(item):
 
 # ----------------------------------------------------------------- order
 
-# Rough seconds per test, by kind, for a file tests/durations.json does not know yet: a browser
-# test opens pages, a slow one builds in new processes.
-COST = {"slow": 15.0, "browser": 2.0}
 DURATIONS = ROOT / "tests" / "durations.json"
 
 
@@ -189,73 +187,44 @@ def pytest_addoption(parser):
                           "which orders the files of later runs")
 
 
-# The fixtures that need the built site (built_site, or one built on it).
-SITE_FIXTURES = {"built_site", "dist_dir", "data", "views", "site_url", "browser", "make_page", "make_page_module", "page"}
-
-
-def needs_site(item) -> bool:
-    return not SITE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
-
-
 def pytest_collection_modifyitems(items):
-    """Files in three groups, each longest first. `make test` hands whole files to two workers
-    in this order, so the long ones start early and no worker is left alone with one at the end
-    (a one-test file that takes a minute, ordered by a guess, once ran last for 100 s). A file's
-    seconds are those measured in tests/durations.json, or a guess from its markers. The sort is
-    stable: each file's tests keep their order and stay together.
-
-    1. The files none of whose tests needs the site: they run while it builds
-       (tests/support/session_site.py), filling the core the build's import leaves idle. Those
-       that load the model or build in new processes (marked `model` or `slow`) first, whatever
-       their seconds: on a fresh clone they also fill the caches they keep (a file that takes
-       0.1 s warm took 6 s cold), and run last they would still be loading a model beside the
-       navigation readings that follow (one such reading failed all its three runs so).
-    2. The files marked `timing` (the two navigation readings, one per worker), the first to
-       need the site: on a slowed CPU their cost grows with the time they wait, and a late first
-       frame reads the whole page again. Beside a model loading in the other worker (a fresh
-       clone's first run) the phone's reading ran twice, 34 CPU-seconds instead of 16; side by
-       side, each has a core.
-    3. The rest."""
-    measured = json.loads(DURATIONS.read_text("utf-8")) if DURATIONS.is_file() else {}
-    guess: dict = {}
-    site_files = {item.path for item in items if needs_site(item)}
-    for item in items:
-        each = max((COST[m.name] for m in item.iter_markers() if m.name in COST), default=0.1)
-        guess[item.path] = guess.get(item.path, 0.0) + each
-
-    def seconds(item) -> float:
-        return measured.get(item.path.relative_to(ROOT).as_posix(), guess[item.path])
-
-    heavy_files = {item.path for item in items if item.get_closest_marker("slow") or item.get_closest_marker("model")}
-
-    def group(item) -> tuple[int, int]:
-        if item.path not in site_files:
-            return 0, item.path not in heavy_files
-        return (1 if item.get_closest_marker("timing") else 2), 0
-
-    items.sort(key=lambda item: (group(item), -seconds(item)))
+    """The files that need no site first, then the navigation readings, then the rest, longest
+    first (tests/support/run_order.py)."""
+    run_order.order(items, json.loads(DURATIONS.read_text("utf-8")) if DURATIONS.is_file() else {}, ROOT)
 
 
 _BACKGROUND_BUILD: list = []
+_NEIGHBOURS = run_order.Neighbours(TEST_SITE, session_site.run_id(), os.environ.get("PYTEST_XDIST_WORKER", "main"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """A navigation reading (marked `timing`) starts once no other worker runs a test that loads
+    the model or builds (tests/support/run_order.py Neighbours); those say so while they run."""
+    heavy = run_order.is_heavy(item)
+    if item.get_closest_marker("timing"):
+        _NEIGHBOURS.wait_for_quiet()
+    if heavy:
+        _NEIGHBOURS.running(True)
+    try:
+        return (yield)
+    finally:
+        if heavy:
+            _NEIGHBOURS.running(False)
 
 
 def pytest_collection_finish(session):
     """Start the site's build in the background once a test that needs it is collected (the first
     worker to get here starts it; tests/support/session_site.py)."""
-    if any(needs_site(item) for item in session.items):
+    if any(run_order.needs_site(item) for item in session.items):
         process = session_site.start_in_background(session_site.run_id())
         if process is not None:
             _BACKGROUND_BUILD.append(process)
 
 
 def pytest_unconfigure(config):
-    """A background build still running when the session ends (no test needed it after all, or
-    the run was interrupted) is stopped: a build stopped midway leaves the old site or none."""
     for process in _BACKGROUND_BUILD:
-        if process.poll() is None:
-            process.terminate()
-        process.wait(timeout=60)
-        process.stdout.close()
+        session_site.stop(process)
 
 
 # ----------------------------------------------------------------- time per folder and file

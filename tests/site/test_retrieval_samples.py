@@ -15,7 +15,6 @@ from builder.site import load_site
 from engine.fusion import rrf
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "dist" / "data" / "rag.json"
 
 
 def run_sample(name: str) -> str:

@@ -15,6 +15,7 @@ Example: ready("pid-42") -> Path(".cache/test-site/dist"), built for run pid-42
 """
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,7 @@ STAMP = TEST_SITE / "built-for-run"     # the run the site in OUT was built for
 FAILED = TEST_SITE / "build-failed"     # "<run>\n<the build's stderr>" when the background build failed
 BUILD_TIMEOUT_S = 900
 LOCKED = "locked"                       # the background build's first line: it holds LOCK
+BUILD = [sys.executable, str(ROOT / "build.py")]  # then --out OUT
 
 
 class BuildFailed(Exception):
@@ -45,8 +47,8 @@ def _build_under_lock(run: str) -> None:
     if STAMP.is_file() and STAMP.read_text() == run and (OUT / "index.html").is_file():
         return
     STAMP.unlink(missing_ok=True)
-    result = subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(OUT)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=BUILD_TIMEOUT_S)
+    result = subprocess.run([*BUILD, "--out", str(OUT)], capture_output=True, text=True, cwd=ROOT,
+                            timeout=BUILD_TIMEOUT_S)
     if result.returncode != 0:
         raise BuildFailed(result.stderr[-4000:])
     STAMP.write_text(run)
@@ -71,17 +73,27 @@ def start_in_background(run: str) -> subprocess.Popen | None:
     (the first to ask starts it). Returns once the build holds the lock, so that nobody who asks
     for the site afterwards can build it a second time; None when it was started elsewhere."""
     TEST_SITE.mkdir(parents=True, exist_ok=True)
-    for old in TEST_SITE.glob("started-*"):
-        if old.name != f"started-{run}":
+    for old in [*TEST_SITE.glob("started-*"), *TEST_SITE.glob("heavy-*")]:  # earlier runs' (run_order.Neighbours)
+        if run not in old.name:
             old.unlink(missing_ok=True)
     try:
         os.close(os.open(TEST_SITE / f"started-{run}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
     except FileExistsError:
         return None
     process = subprocess.Popen([sys.executable, "-m", "support.session_site", run], cwd=Path(__file__).parents[1],
-                               stdout=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, text=True, start_new_session=True)  # stop(): it and its build
     process.stdout.readline()  # LOCKED (or nothing, if it died: ready() then builds in the foreground)
     return process
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Wait for a background build that is over; stop one still running (no test needed it after
+    all, or the session was interrupted), build.py with it: a build stopped midway leaves the old
+    site or none."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=60)
+    process.stdout.close()
 
 
 def main(run: str) -> int:
