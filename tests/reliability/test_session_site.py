@@ -95,24 +95,26 @@ class Item:
         return Marker(name) if name in self.markers else None
 
 
-def test_files_needing_no_site_come_first_model_loaders_first_then_the_readings_then_the_longest(tmp_path):
+def test_files_needing_no_site_come_first_model_loaders_first_then_the_readings_apart_then_the_longest(tmp_path):
     def item(name, fixtures=(), markers=()):
         return Item(tmp_path / name, list(fixtures), tuple(markers))
 
     items = [
         item("lab.py", ["make_page"], ["browser"]), item("lab.py", ["data"]),
         item("quick.py"), item("quick.py"),
-        item("reading.py", ["page"], ["browser", "timing"]),
+        item("reading.py", ["page"], ["browser", "timing"]), item("phone_reading.py", ["page"], ["browser", "timing"]),
         item("long_lab.py", ["browser"], ["browser"]),
         item("mixed.py"), item("mixed.py", ["built_site"]),
         item("embeds.py", ["tmp_path"], ["slow"]),
         item("loads_model.py", [], ["model"]),
     ]
-    measured = {"lab.py": 20.0, "quick.py": 9.0, "reading.py": 15.0, "long_lab.py": 40.0, "mixed.py": 50.0,
-                "embeds.py": 2.0, "loads_model.py": 0.1}
+    measured = {"lab.py": 20.0, "quick.py": 9.0, "reading.py": 15.0, "phone_reading.py": 10.0, "long_lab.py": 40.0,
+                "mixed.py": 50.0, "embeds.py": 2.0, "loads_model.py": 0.1}
     run_order.order(items, measured, tmp_path)
     files = list(dict.fromkeys(i.path.name for i in items))
-    assert files == ["embeds.py", "loads_model.py", "quick.py", "reading.py", "mixed.py", "long_lab.py", "lab.py"]
+    # each one-test reading followed by one of the longest files, so that xdist gives each worker one
+    assert files == ["embeds.py", "loads_model.py", "quick.py", "reading.py", "mixed.py", "phone_reading.py",
+                     "long_lab.py", "lab.py"]
     assert [i.fixturenames for i in items if i.path.name == "lab.py"] == [["make_page"], ["data"]]  # kept in order
 
 

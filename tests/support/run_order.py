@@ -12,10 +12,13 @@ markers. The sort is stable: each file's tests keep their order and stay togethe
    seconds: on a fresh clone they also fill the caches they keep (a file that takes 0.1 s warm
    took 6 s cold), and run last they would still be loading a model beside the navigation
    readings that follow (one such reading failed all its three runs so).
-2. The files marked `timing` (the two navigation readings, one per worker), the first to need
-   the site: on a slowed CPU their cost grows with the time they wait, and a late first frame
-   reads the whole page again. Beside a model loading in the other worker (a fresh clone's first
-   run) the phone's reading ran twice, 34 CPU-seconds instead of 16; side by side, each has a core.
+2. The files marked `timing` (the two navigation readings), the first to need the site, each
+   followed by one of the longest files, so that each worker takes one (xdist hands a worker
+   files until it holds more than two tests: the two one-test readings, one after the other,
+   both went to the first worker that asked): on a slowed CPU their cost grows with the time
+   they wait, and a late first frame reads the whole page again. Beside a model loading in the
+   other worker (a fresh clone's first run) the phone's reading ran twice, 34 CPU-seconds
+   instead of 16; side by side, each has a core.
 3. The rest.
 
 Example: order(items, {"tests/page/test_a.py": 30.0}, ROOT) sorts items in place
@@ -49,11 +52,17 @@ def order(items: list, measured: dict[str, float], root: Path) -> None:
     site_files = {item.path for item in items if needs_site(item)}
     heavy_files = {item.path for item in items if is_heavy(item)}
     timing_files = {item.path for item in items if item.get_closest_marker("timing")}
+    first_seconds = {item.path: seconds(item) for item in reversed(items)}
+    longest = sorted(site_files - timing_files, key=lambda path: -first_seconds[path])
+    # Each timing file, then the longest file left: xdist gives a worker files until it holds more
+    # than two tests, so a one-test file alone would leave a worker room for the next one-test file.
+    places = {path: 2 * i + 1 for i, path in enumerate(sorted(timing_files, key=lambda path: -first_seconds[path]))}
+    places.update({path: 2 * i + 2 for i, path in enumerate(longest[:len(places)])})
 
     def group(item) -> tuple[int, int]:
         if item.path not in site_files:
             return 0, item.path not in heavy_files
-        return (1 if item.path in timing_files else 2), 0
+        return 1, places.get(item.path, len(site_files) * 2)
 
     items.sort(key=lambda item: (group(item), -seconds(item)))
 
