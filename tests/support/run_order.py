@@ -52,11 +52,11 @@ def order(items: list, measured: dict[str, float], root: Path) -> None:
     site_files = {item.path for item in items if needs_site(item)}
     heavy_files = {item.path for item in items if is_heavy(item)}
     timing_files = {item.path for item in items if item.get_closest_marker("timing")}
-    first_seconds = {item.path: seconds(item) for item in reversed(items)}
-    longest = sorted(site_files - timing_files, key=lambda path: -first_seconds[path])
+    file_seconds = {item.path: seconds(item) for item in items}
+    longest = sorted(site_files - timing_files, key=lambda path: -file_seconds[path])
     # Each timing file, then the longest file left: xdist gives a worker files until it holds more
     # than two tests, so a one-test file alone would leave a worker room for the next one-test file.
-    places = {path: 2 * i + 1 for i, path in enumerate(sorted(timing_files, key=lambda path: -first_seconds[path]))}
+    places = {path: 2 * i + 1 for i, path in enumerate(sorted(timing_files, key=lambda path: -file_seconds[path]))}
     places.update({path: 2 * i + 2 for i, path in enumerate(longest[:len(places)])})
 
     def group(item) -> tuple[int, int]:
@@ -79,7 +79,7 @@ class Neighbours:
     readings; a worker that gets there first still waits for them (wait_for_quiet), since the
     other worker's share of the files is never known in advance.
 
-    Example: with Neighbours(folder, "run-1", "gw0").running(True): ...   (then False)"""
+    Example: mine = Neighbours(folder, "run-1", "gw0"); mine.running(True)  # ... then mine.running(False)"""
 
     def __init__(self, folder: Path, run: str, worker: str):
         self.folder, self.run, self.worker = folder, run, worker
