@@ -2,17 +2,19 @@
 in (tests/support/run_order.py): the site is built once per run, by the background build or by
 the first process that asks, and again for the next run; a failed build's message reaches every
 process that asks, without a second build; only the first process of a run starts the
-background build; and the files that need no site come first, those loading a model first among
-them, then the navigation readings, then the rest."""
+background build; the files that need no site come first, those loading a model first among
+them, then the navigation readings, then the rest; and the browser is asked for only once make
+has installed it."""
 
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from support import run_order, session_site
+from support import chromium, run_order, session_site
 
 # A stand-in for build.py: counts its runs beside the site, and writes index.html or fails with
 # a build's kind of message when a file "fail" lies there.
@@ -131,3 +133,17 @@ def test_a_timing_test_waits_while_another_worker_of_its_run_runs_a_heavy_test(t
     assert 0.4 < waited < 2, waited
     other.running(True)
     assert mine.wait_for_quiet(timeout_s=0.3, poll_s=0.05) >= 0.3  # gives up at its limit
+
+
+def test_under_make_test_the_browser_is_asked_for_once_make_has_installed_it(tmp_path, monkeypatch):
+    stamp = tmp_path / ".system-deps"
+    monkeypatch.setenv(chromium.INSTALLED_STAMP, str(stamp))
+    threading.Timer(0.5, stamp.touch).start()
+    began = time.monotonic()
+    chromium.chromium_path()
+    assert 0.4 < time.monotonic() - began < 3
+    stamp.unlink()
+    threading.Timer(0.3, (tmp_path / ".system-deps.failed").touch).start()  # or once it failed
+    began = time.monotonic()
+    chromium.chromium_path()
+    assert 0.2 < time.monotonic() - began < 3
