@@ -24,6 +24,7 @@ markers. The sort is stable: each file's tests keep their order and stay togethe
 Example: order(items, {"tests/page/test_a.py": 30.0}, ROOT) sorts items in place
 """
 
+import math
 import time
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def order(items: list, measured: dict[str, float], root: Path) -> None:
     def group(item) -> tuple[int, int]:
         if item.path not in site_files:
             return 0, item.path not in heavy_files
-        return 1, places.get(item.path, len(site_files) * 2)
+        return 1, places.get(item.path, math.inf)
 
     items.sort(key=lambda item: (group(item), -seconds(item)))
 
@@ -88,6 +89,9 @@ class Neighbours:
         mine = self.folder / f"heavy-{self.run}-{self.worker}"
         if heavy:
             self.folder.mkdir(parents=True, exist_ok=True)
+            for old in self.folder.glob("heavy-*"):  # an interrupted earlier run's
+                if not old.name.startswith(f"heavy-{self.run}-"):
+                    old.unlink(missing_ok=True)
             mine.touch()
         else:
             mine.unlink(missing_ok=True)

@@ -73,8 +73,8 @@ def start_in_background(run: str) -> subprocess.Popen | None:
     (the first to ask starts it). Returns once the build holds the lock, so that nobody who asks
     for the site afterwards can build it a second time; None when it was started elsewhere."""
     TEST_SITE.mkdir(parents=True, exist_ok=True)
-    for old in [*TEST_SITE.glob("started-*"), *TEST_SITE.glob("heavy-*")]:  # earlier runs' (run_order.Neighbours)
-        if run not in old.name:
+    for old in TEST_SITE.glob("started-*"):
+        if old.name != f"started-{run}":
             old.unlink(missing_ok=True)
     try:
         os.close(os.open(TEST_SITE / f"started-{run}", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
